@@ -1,0 +1,1 @@
+//! Generator: spec/layouts.json -> SV package, Rust types, docs

@@ -1,0 +1,1 @@
+//! Bit layouts shared with the RTL (generated from spec/layouts.json)

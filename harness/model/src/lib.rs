@@ -1,0 +1,1 @@
+//! Golden model of the 1RMA NIC and fabric

@@ -1,0 +1,1 @@
+//! Verilated models of the onerma RTL, driven from Rust

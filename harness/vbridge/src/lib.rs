@@ -1,0 +1,1 @@
+//! Build-time Verilator bridge: verilate a top, generate a safe Rust handle
