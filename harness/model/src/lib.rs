@@ -1,1 +1,26 @@
-//! Golden model of the 1RMA NIC and fabric
+//! Golden model of the 1RMA NIC and fabric.
+//!
+//! Written from `docs/protocol.md` (normative) and the 1RMA paper, never from the RTL. Every byte
+//! on the wire and in host memory goes through the generated layouts of `onerma-layouts`, so the
+//! RTL can be compared with this model packet for packet. See `docs/model.md` for the structure,
+//! how hardware choices are inputs, and how to run a scenario.
+
+pub mod crypto;
+pub mod error;
+pub mod fabric;
+pub mod host;
+pub mod nic;
+pub mod policy;
+pub mod sim;
+pub mod workload;
+
+pub use error::{ChoiceError, ModelError, SubmitError};
+pub use fabric::{Fabric, FabricConfig, Partition};
+pub use host::{HostConfig, HostMem, HostWrite, WritePurpose};
+pub use nic::{Completion, Nic, NicConfig, NicCounters, Outputs, RxOutcome, SubmitOutcome};
+pub use policy::{DefaultPolicy, Policy, RandomPolicy};
+pub use sim::System;
+pub use workload::{
+    ClientSpec, RateSpec, RunStats, Scenario, bench_ops_per_s, bench_ops_per_s_2nic,
+    bench_ops_per_s_40nic, run_scenario,
+};

@@ -1,0 +1,222 @@
+//! K_d derivation and the AES-GCM framing of every message (protocol.md §3).
+//!
+//! Key schedules are cached by key bytes: a cache keyed by the key itself returns exactly what a
+//! fresh expansion would, so it changes speed, never results.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use aes::Aes128;
+use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use aes_gcm::aead::inout::InOutBuf;
+use aes_gcm::{AeadInOut, Aes128Gcm};
+use onerma_layouts::{GcmIv, KdBlock, LayoutError, OpType};
+
+/// A 128-bit key as the 16 bytes of the FIPS-197 key (byte 0 = bits [127:120] of the RTL word).
+pub type Key = [u8; 16];
+
+/// The well-known reserved key that signs AUTH_FAIL replies (protocol.md §3).
+pub const RESERVED_KEY: Key = [0; 16];
+
+/// GCM tag length on the wire.
+pub const TAG_LEN: usize = 16;
+
+/// Converts a layout `u128` key field into key bytes (network order, like every layout).
+#[must_use]
+pub fn key_from_u128(k: u128) -> Key {
+    k.to_be_bytes()
+}
+
+/// Converts key bytes into the `u128` of a layout field.
+#[must_use]
+pub fn key_to_u128(k: &Key) -> u128 {
+    u128::from_be_bytes(*k)
+}
+
+/// The `kd_block` plaintext of the derivation.
+///
+/// # Errors
+/// Never in practice: every field is full width.
+pub fn kd_block(initiator_nic: u32, pid: u32, op_type: OpType) -> Result<[u8; 16], LayoutError> {
+    KdBlock {
+        initiator_nic,
+        pid,
+        op_type,
+    }
+    .to_bytes()
+}
+
+/// `K_d = AES-128_{K_r}(kd_block{initiator_nic, pid, op_type})`, computed from scratch.
+///
+/// # Errors
+/// As [`kd_block`].
+pub fn derive_kd(
+    kr: &Key,
+    initiator_nic: u32,
+    pid: u32,
+    op_type: OpType,
+) -> Result<Key, LayoutError> {
+    let block = kd_block(initiator_nic, pid, op_type)?;
+    let cipher = Aes128::new(&Array::from(*kr));
+    let mut b = Array::from(block);
+    cipher.encrypt_block(&mut b);
+    Ok(b.into())
+}
+
+/// The 96-bit GCM IV `{nic, counter}`.
+///
+/// # Errors
+/// Never in practice: every field is full width.
+pub fn iv(nic: u32, counter: u64) -> Result<[u8; 12], LayoutError> {
+    GcmIv { nic, counter }.to_bytes()
+}
+
+/// Hashes a key-like byte string cheaply: keys are uniformly random or chosen by the workload,
+/// and a slow keyed hash would cost more than the AES work the caches save.
+#[derive(Default)]
+pub struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.0 = (self.0.rotate_left(23) ^ u64::from_le_bytes(w))
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(23) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FoldHasher>>;
+
+/// Bound on cached entries; the caches are flushed when full (cheap, and a model run touches
+/// far fewer live keys than this).
+const CACHE_MAX: usize = 1 << 14;
+
+/// Per-NIC crypto engine: GCM seal/open and K_d derivation, with key-schedule caches and an
+/// optional log of every (key, IV) used for encryption.
+#[derive(Default)]
+pub struct Crypto {
+    /// Key -> index into `ciphers`: small map entries keep the lookup in cache; the expanded
+    /// key schedules (hundreds of bytes each) live apart.
+    gcm: FastMap<Key, u32>,
+    ciphers: Vec<Aes128Gcm>,
+    kd: FastMap<(Key, u32, u32, u8), Key>,
+    /// Every (key, IV) this engine encrypted with, when recording is on.
+    pub key_iv_log: Option<Vec<(Key, [u8; 12])>>,
+}
+
+impl std::fmt::Debug for Crypto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Crypto")
+            .field("cached_keys", &self.gcm.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Crypto {
+    /// Creates an engine; `record` turns on the (key, IV) log.
+    #[must_use]
+    pub fn new(record: bool) -> Self {
+        Self {
+            key_iv_log: record.then(Vec::new),
+            ..Self::default()
+        }
+    }
+
+    fn gcm(&mut self, key: &Key) -> &Aes128Gcm {
+        let i = match self.gcm.get(key) {
+            Some(&i) => i as usize,
+            None => {
+                if self.ciphers.len() >= CACHE_MAX {
+                    self.gcm.clear();
+                    self.ciphers.clear();
+                }
+                self.ciphers.push(Aes128Gcm::new(&Array::from(*key)));
+                let i = self.ciphers.len() - 1;
+                self.gcm.insert(*key, i as u32);
+                i
+            }
+        };
+        &self.ciphers[i]
+    }
+
+    /// K_d through the cache.
+    ///
+    /// # Errors
+    /// As [`derive_kd`].
+    pub fn kd(
+        &mut self,
+        kr: &Key,
+        initiator_nic: u32,
+        pid: u32,
+        op_type: OpType,
+    ) -> Result<Key, LayoutError> {
+        let k = (*kr, initiator_nic, pid, op_type.as_raw());
+        if let Some(v) = self.kd.get(&k) {
+            return Ok(*v);
+        }
+        let v = derive_kd(kr, initiator_nic, pid, op_type)?;
+        if self.kd.len() >= CACHE_MAX {
+            self.kd.clear();
+        }
+        self.kd.insert(k, v);
+        Ok(v)
+    }
+
+    /// Encrypts `frame[64..len-16]` in place with `frame[..64]` as AAD and writes the tag into the
+    /// last 16 bytes. `frame` is a whole wire message with room for the tag.
+    pub fn seal(&mut self, key: &Key, iv: &[u8; 12], frame: &mut [u8]) {
+        if let Some(log) = self.key_iv_log.as_mut() {
+            log.push((*key, *iv));
+        }
+        let n = frame.len();
+        let (aad, rest) = frame.split_at_mut(64);
+        let (body, tag_out) = rest.split_at_mut(n - 64 - TAG_LEN);
+        let nonce = Array::from(*iv);
+        // A GCM plaintext of at most 4 KB and a 64-byte AAD are far inside GCM's limits, the
+        // only failure `encrypt_inout_detached` has.
+        if let Ok(tag) = self
+            .gcm(key)
+            .encrypt_inout_detached(&nonce, aad, InOutBuf::from(body))
+        {
+            tag_out.copy_from_slice(&tag);
+        }
+    }
+
+    /// Verifies and decrypts `payload` in place (ciphertext in, plaintext out) for the message
+    /// whose header bytes are `aad` and tag `tag`. Returns whether the tag verified; on failure
+    /// `payload` must be discarded.
+    pub fn open(
+        &mut self,
+        key: &Key,
+        iv: &[u8; 12],
+        aad: &[u8],
+        payload: &mut [u8],
+        tag: &[u8],
+    ) -> bool {
+        let Ok(tag) = <&[u8; TAG_LEN]>::try_from(tag) else {
+            return false;
+        };
+        let nonce = Array::from(*iv);
+        let tag = Array::from(*tag);
+        self.gcm(key)
+            .decrypt_inout_detached(&nonce, aad, InOutBuf::from(payload), &tag)
+            .is_ok()
+    }
+}

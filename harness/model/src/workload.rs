@@ -1,0 +1,641 @@
+//! Workloads: N NICs with registered regions and clients issuing READ / WRITE / REKEY at a
+//! rate, with statistics. [`Scenario`] is the serde configuration the CLI and the demo load.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use onerma_layouts::{Cmd, OpType, RrtEntry, Status};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::crypto::{self, Key};
+use crate::error::ModelError;
+use crate::fabric::{FabricConfig, FabricCounters};
+use crate::nic::{Completion, NicConfig, NicCounters, SubmitOutcome};
+use crate::policy::RandomPolicy;
+use crate::sim::{Report, System};
+
+/// How a client issues ops.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RateSpec {
+    /// Every slot resubmits as soon as its completion is visible (`think` cycles later).
+    ClosedLoop { think: u64 },
+    /// Poisson arrivals with this mean gap (cycles); an arrival with no free slot is counted
+    /// as blocked and dropped.
+    Poisson { mean_gap: f64 },
+}
+
+/// One client process: a PID owning some slots on one NIC (or on every NIC).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClientSpec {
+    pub nic: usize,
+    /// Instantiate this client on every NIC (then `nic` is ignored).
+    pub every_nic: bool,
+    pub pid: u32,
+    pub slots: u16,
+    pub cos: u8,
+    /// Target NIC indices; empty = every other NIC.
+    pub targets: Vec<usize>,
+    /// Op mix weights.
+    pub read: u32,
+    pub write: u32,
+    pub rekey: u32,
+    /// Op sizes (bytes), chosen uniformly; REKEY is always 16.
+    pub sizes: Vec<u16>,
+    pub rate: RateSpec,
+}
+
+impl Default for ClientSpec {
+    fn default() -> Self {
+        Self {
+            nic: 0,
+            every_nic: true,
+            pid: 100,
+            slots: 16,
+            cos: 0,
+            targets: Vec::new(),
+            read: 1,
+            write: 0,
+            rekey: 0,
+            sizes: vec![4096],
+            rate: RateSpec::ClosedLoop { think: 0 },
+        }
+    }
+}
+
+/// Arbitration policy of every NIC in a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyKind {
+    /// Strict priority, oldest servable request first.
+    Default,
+    /// Random legal choices (seeded).
+    Random,
+}
+
+/// A whole run: NICs, fabric, regions, clients, duration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    pub seed: u64,
+    pub nics: usize,
+    /// Template for every NIC; NIC i gets `nic_addr = nic.nic_addr + i`.
+    pub nic: NicConfig,
+    pub fabric: FabricConfig,
+    /// Remote-accessible regions per NIC (RegionIds 0..served_regions).
+    pub served_regions: u16,
+    pub region_bytes: u64,
+    pub clients: Vec<ClientSpec>,
+    /// Clients stop submitting at this cycle; the run then drains.
+    pub duration: u64,
+    /// Clients stop submitting after this many accepted ops (0 = no limit).
+    pub max_ops: u64,
+    pub policy: PolicyKind,
+    /// Keep every completion and log host writes / (key, IV) pairs (tests).
+    pub record: bool,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            nics: 2,
+            nic: NicConfig::default(),
+            fabric: FabricConfig::default(),
+            served_regions: 4,
+            region_bytes: 64 * 1024,
+            clients: vec![ClientSpec::default()],
+            duration: 250_000,
+            max_ops: 0,
+            policy: PolicyKind::Default,
+            record: false,
+        }
+    }
+}
+
+/// Run statistics (serialisable for the CLI).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RunStats {
+    pub ops_submitted: u64,
+    pub ops_completed: u64,
+    /// Completions by status name.
+    pub by_status: BTreeMap<String, u64>,
+    pub submit_errors: u64,
+    /// Poisson arrivals that found no free slot.
+    pub blocked_arrivals: u64,
+    pub bytes_read_ok: u64,
+    pub bytes_written_ok: u64,
+    /// Histogram of total_delay: bucket k counts delays in [2^k, 2^(k+1)) cycles (0 in bucket 0).
+    pub total_delay_hist: Vec<u64>,
+    pub issue_delay_hist: Vec<u64>,
+    pub mean_total_delay: f64,
+    pub max_total_delay: u64,
+    /// Simulated cycles at the end of the run.
+    pub sim_cycles: u64,
+    pub messages_sent: u64,
+    pub fabric: FabricCounters,
+    /// Sum over NICs.
+    pub nic: NicCounters,
+}
+
+fn bucket(x: u32) -> usize {
+    if x == 0 {
+        0
+    } else {
+        31 - x.leading_zeros() as usize
+    }
+}
+
+/// Names a status for the statistics.
+#[must_use]
+pub fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Ok => "OK",
+        Status::RemoteAuthenticationFailure => "REMOTE_AUTHENTICATION_FAILURE",
+        Status::Nack => "NACK",
+        Status::Timeout => "TIMEOUT",
+        Status::DispatchTimeout => "DISPATCH_TIMEOUT",
+        Status::RemoteAccessError => "REMOTE_ACCESS_ERROR",
+        Status::LocalAccessError => "LOCAL_ACCESS_ERROR",
+        Status::BadCommand => "BAD_COMMAND",
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Client {
+    spec: ClientSpec,
+    nic: usize,
+    first_slot: u16,
+    data_region: u16,
+    cq_region: u16,
+    targets: Vec<usize>,
+    next_arrival: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    client: usize,
+    target: usize,
+    region: u16,
+    op: OpType,
+}
+
+/// Base host address of the served regions; client regions follow.
+const SERVED_BASE: u64 = 0x1000_0000;
+const CLIENT_BASE: u64 = 0x8000_0000;
+
+/// A scenario being run: the system plus the workload's bookkeeping.
+#[derive(Debug)]
+pub struct Runner {
+    pub sc: Scenario,
+    pub system: System,
+    clients: Vec<Client>,
+    /// Region keys as the key manager knows them: `keys[nic][region]`.
+    keys: Vec<Vec<Key>>,
+    pending: BTreeMap<(usize, u16), Pending>,
+    rng: ChaCha8Rng,
+    pub stats: RunStats,
+    /// Every completion `(nic, completion)`, when `sc.record`.
+    pub completions: Vec<(usize, Completion)>,
+    /// Every accepted submission `(nic, slot, seq, cycle)`, when `sc.record`.
+    pub accepted: Vec<(usize, u16, u16, u64)>,
+    delay_sum: f64,
+}
+
+impl Runner {
+    /// Builds the NICs, registers every region and enables the clients' slots.
+    ///
+    /// # Errors
+    /// Bad configuration (too few slots or regions for the clients, bad NIC parameters).
+    pub fn new(sc: &Scenario) -> Result<Self, ModelError> {
+        if sc.nics == 0 {
+            return Err(ModelError::Scenario("nics must be >= 1".into()));
+        }
+        let mut clients = Vec::new();
+        for spec in &sc.clients {
+            let on: Vec<usize> = if spec.every_nic {
+                (0..sc.nics).collect()
+            } else {
+                vec![spec.nic]
+            };
+            for nic in on {
+                if nic >= sc.nics {
+                    return Err(ModelError::NoSuchNic(nic));
+                }
+                let targets: Vec<usize> = if spec.targets.is_empty() {
+                    (0..sc.nics).filter(|&t| t != nic || sc.nics == 1).collect()
+                } else {
+                    spec.targets.clone()
+                };
+                if targets.iter().any(|&t| t >= sc.nics) || targets.is_empty() {
+                    return Err(ModelError::Scenario("client target out of range".into()));
+                }
+                if spec.sizes.is_empty() || spec.read + spec.write + spec.rekey == 0 {
+                    return Err(ModelError::Scenario(
+                        "client needs sizes and a nonzero op mix".into(),
+                    ));
+                }
+                clients.push(Client {
+                    spec: spec.clone(),
+                    nic,
+                    first_slot: 0,
+                    data_region: 0,
+                    cq_region: 0,
+                    targets,
+                    next_arrival: 0,
+                });
+            }
+        }
+        let mut cfgs = Vec::with_capacity(sc.nics);
+        for i in 0..sc.nics {
+            let mut c = sc.nic.clone();
+            c.nic_addr = sc.nic.nic_addr.wrapping_add(i as u32);
+            c.record_key_iv |= sc.record;
+            c.log_host_writes |= sc.record;
+            cfgs.push(c);
+        }
+        let mut system = System::new(cfgs, sc.fabric.clone())?;
+        let mut rng = ChaCha8Rng::seed_from_u64(sc.seed);
+        let mut keys = vec![Vec::new(); sc.nics];
+        for (i, nic) in system.nics.iter_mut().enumerate() {
+            if sc.policy == PolicyKind::Random {
+                nic.set_policy(Box::new(RandomPolicy::new(sc.seed ^ (i as u64 + 1) << 20)));
+            }
+            for r in 0..sc.served_regions {
+                let k: Key = rng.random();
+                keys[i].push(k);
+                nic.write_rrt(
+                    r,
+                    RrtEntry {
+                        valid: 1,
+                        perm_remote_read: 1,
+                        perm_remote_write: 1,
+                        perm_remote_rekey: 1,
+                        perm_local: 0,
+                        owner_pid: 0,
+                        base_addr: SERVED_BASE
+                            + u64::from(r) * sc.region_bytes.next_multiple_of(4096),
+                        size: sc.region_bytes,
+                        key: crypto::key_to_u128(&k),
+                    },
+                )?;
+            }
+        }
+        let mut next_slot = vec![0u16; sc.nics];
+        let mut next_region = vec![sc.served_regions; sc.nics];
+        let mut next_base = vec![CLIENT_BASE; sc.nics];
+        for c in &mut clients {
+            let n = c.nic;
+            let slots = c.spec.slots;
+            if u32::from(next_slot[n]) + u32::from(slots) > u32::from(sc.nic.num_slots)
+                || u32::from(next_region[n]) + 2 > u32::from(sc.nic.num_regions)
+            {
+                return Err(ModelError::Scenario(format!(
+                    "NIC {n}: not enough slots or regions for the clients"
+                )));
+            }
+            c.first_slot = next_slot[n];
+            c.data_region = next_region[n];
+            c.cq_region = next_region[n] + 1;
+            next_slot[n] += slots;
+            next_region[n] += 2;
+            let data_size = u64::from(slots) * 8192;
+            let cq_size = u64::from(slots) * 16;
+            let nic = &mut system.nics[n];
+            for (region, size) in [(c.data_region, data_size), (c.cq_region, cq_size)] {
+                nic.write_rrt(
+                    region,
+                    RrtEntry {
+                        valid: 1,
+                        perm_remote_read: 0,
+                        perm_remote_write: 0,
+                        perm_remote_rekey: 0,
+                        perm_local: 1,
+                        owner_pid: c.spec.pid,
+                        base_addr: next_base[n],
+                        size,
+                        key: 0,
+                    },
+                )?;
+                next_base[n] += size.next_multiple_of(4096);
+            }
+            // Distinct, recognisable source data for WRITEs.
+            let fill: Vec<u8> = (0..data_size).map(|_| rng.random()).collect();
+            if let Some(e) = nic.rrt(c.data_region).cloned() {
+                nic.host.write(e.base_addr, &fill);
+            }
+            for s in c.first_slot..c.first_slot + slots {
+                nic.enable_slot(s, c.spec.pid)?;
+            }
+        }
+        Ok(Self {
+            sc: sc.clone(),
+            system,
+            clients,
+            keys,
+            pending: BTreeMap::new(),
+            rng,
+            stats: RunStats {
+                total_delay_hist: vec![0; 32],
+                issue_delay_hist: vec![0; 32],
+                ..RunStats::default()
+            },
+            completions: Vec::new(),
+            accepted: Vec::new(),
+            delay_sum: 0.0,
+        })
+    }
+
+    fn may_submit(&self, now: u64) -> bool {
+        now < self.sc.duration
+            && (self.sc.max_ops == 0 || self.stats.ops_submitted < self.sc.max_ops)
+    }
+
+    /// Builds a random command for slot `slot` of client `ci` and schedules its doorbell.
+    fn issue(&mut self, ci: usize, slot: u16, at: u64) {
+        let c = &self.clients[ci];
+        let w = c.spec.read + c.spec.write + c.spec.rekey;
+        let pick = self.rng.random_range(0..w);
+        let op = if pick < c.spec.read {
+            OpType::Read
+        } else if pick < c.spec.read + c.spec.write {
+            OpType::Write
+        } else {
+            OpType::Rekey
+        };
+        let target = c.targets[self.rng.random_range(0..c.targets.len())];
+        let region = self.rng.random_range(0..self.sc.served_regions.max(1));
+        let len = if op == OpType::Rekey {
+            16
+        } else {
+            c.spec.sizes[self.rng.random_range(0..c.spec.sizes.len())]
+        };
+        let span = self.sc.region_bytes.saturating_sub(u64::from(len));
+        let remote_offset = self.rng.random_range(0..=span);
+        // Each slot owns 8 KB of the data region: READs land in the first 4 KB, WRITE/REKEY source
+        // from the second, so a READ never changes the source of a later WRITE.
+        let local_offset =
+            u64::from(slot - c.first_slot) * 8192 + if op == OpType::Read { 0 } else { 4096 };
+        let initiator = self.system.nics[c.nic].addr();
+        let nic = c.nic;
+        let kr = self
+            .keys
+            .get(target)
+            .and_then(|k| k.get(usize::from(region)))
+            .copied()
+            .unwrap_or_default();
+        let kd = crypto::derive_kd(&kr, initiator, c.spec.pid, op).unwrap_or_default();
+        if op == OpType::Rekey {
+            let new_key: Key = self.rng.random();
+            if let Some(e) = self.system.nics[nic].rrt(c.data_region).cloned() {
+                self.system.nics[nic]
+                    .host
+                    .write(e.base_addr.wrapping_add(local_offset), &new_key);
+            }
+        }
+        let cmd = Cmd {
+            op_type: op.as_raw(),
+            cos: c.spec.cos,
+            length: len,
+            remote_nic: self.system.nics[target].addr(),
+            remote_region: region,
+            local_region: c.data_region,
+            cq_region: c.cq_region,
+            remote_offset,
+            local_offset,
+            cq_offset: u64::from(slot - c.first_slot) * 16,
+            kd: crypto::key_to_u128(&kd),
+        };
+        let Ok(bytes) = cmd.to_bytes() else { return };
+        self.pending.insert(
+            (nic, slot),
+            Pending {
+                client: ci,
+                target,
+                region,
+                op,
+            },
+        );
+        self.stats.ops_submitted += 1;
+        self.system.schedule_submit(at, nic, slot, bytes);
+    }
+
+    fn free_slot(&self, ci: usize, now: u64) -> Option<u16> {
+        let c = &self.clients[ci];
+        let nic = &self.system.nics[c.nic];
+        (c.first_slot..c.first_slot + c.spec.slots)
+            .find(|&s| !self.pending.contains_key(&(c.nic, s)) && nic.slot_free_at(s) <= now)
+    }
+
+    fn on_completion(&mut self, nic: usize, comp: Completion) {
+        let st = &mut self.stats;
+        st.ops_completed += 1;
+        *st.by_status
+            .entry(status_name(comp.cpl.status).to_string())
+            .or_default() += 1;
+        st.total_delay_hist[bucket(comp.cpl.total_delay)] += 1;
+        st.issue_delay_hist[bucket(comp.cpl.issue_delay)] += 1;
+        st.max_total_delay = st.max_total_delay.max(u64::from(comp.cpl.total_delay));
+        self.delay_sum += f64::from(comp.cpl.total_delay);
+        let p = self.pending.remove(&(nic, comp.slot));
+        if comp.cpl.status == Status::Ok {
+            match p.map(|p| p.op) {
+                Some(OpType::Read) => st.bytes_read_ok += u64::from(comp.cmd.length),
+                Some(OpType::Write) => st.bytes_written_ok += u64::from(comp.cmd.length),
+                Some(OpType::Rekey) | None => {}
+            }
+        }
+        if let Some(p) = p {
+            if p.op == OpType::Rekey && comp.cpl.status == Status::Ok {
+                // The key manager learns the installed key (the server's driver knows it).
+                if let Some(e) = self.system.nics[p.target].rrt(p.region) {
+                    self.keys[p.target][usize::from(p.region)] = crypto::key_from_u128(e.key);
+                }
+            }
+            let now = comp.visible;
+            if let RateSpec::ClosedLoop { think } = self.clients[p.client].spec.rate
+                && self.may_submit(now + think)
+            {
+                self.issue(p.client, comp.slot, now + think);
+            }
+        }
+        if self.sc.record {
+            self.completions.push((nic, comp));
+        }
+    }
+
+    fn drain_reports(&mut self) {
+        let reports = std::mem::take(&mut self.system.reports);
+        for r in reports {
+            match r {
+                Report::Completion { nic, c } => self.on_completion(nic, c),
+                Report::Submitted { nic, slot, result } => match result {
+                    Ok(o) => {
+                        if self.sc.record {
+                            let seq = match o {
+                                SubmitOutcome::Queued { seq }
+                                | SubmitOutcome::Completed { seq, .. } => seq,
+                            };
+                            self.accepted.push((nic, slot, seq, self.system.now()));
+                        }
+                    }
+                    Err(_) => {
+                        self.stats.submit_errors += 1;
+                        self.pending.remove(&(nic, slot));
+                    }
+                },
+            }
+        }
+    }
+
+    fn poisson_gap(&mut self, mean: f64) -> u64 {
+        let u: f64 = self.rng.random();
+        (-mean * (1.0 - u).ln()).round() as u64 + 1
+    }
+
+    /// Runs the scenario to the end (clients stop at `duration` / `max_ops`, then the NICs
+    /// drain) and returns the statistics.
+    pub fn run(&mut self) -> &RunStats {
+        for ci in 0..self.clients.len() {
+            match self.clients[ci].spec.rate.clone() {
+                RateSpec::ClosedLoop { .. } => {
+                    let c = &self.clients[ci];
+                    for s in c.first_slot..c.first_slot + c.spec.slots {
+                        if self.may_submit(0) {
+                            self.issue(ci, s, 0);
+                        }
+                    }
+                }
+                RateSpec::Poisson { mean_gap } => {
+                    self.clients[ci].next_arrival = self.poisson_gap(mean_gap);
+                }
+            }
+        }
+        let poisson: Vec<usize> = (0..self.clients.len())
+            .filter(|&ci| matches!(self.clients[ci].spec.rate, RateSpec::Poisson { .. }))
+            .collect();
+        loop {
+            let next_ev = self.system.next_time();
+            let next_arr = poisson
+                .iter()
+                .map(|&ci| (self.clients[ci].next_arrival, ci))
+                .min();
+            match (next_ev, next_arr) {
+                (_, Some((ta, ci))) if next_ev.is_none_or(|te| ta < te) && self.may_submit(ta) => {
+                    self.system.run_until(ta.saturating_sub(1));
+                    self.drain_reports();
+                    if let RateSpec::Poisson { mean_gap } = self.clients[ci].spec.rate {
+                        match self.free_slot(ci, ta) {
+                            Some(s) => self.issue(ci, s, ta),
+                            None => self.stats.blocked_arrivals += 1,
+                        }
+                        let g = self.poisson_gap(mean_gap);
+                        self.clients[ci].next_arrival = ta + g;
+                    }
+                }
+                (Some(_), _) => {
+                    self.system.step();
+                    self.drain_reports();
+                }
+                (None, _) => break,
+            }
+        }
+        self.finish()
+    }
+
+    fn finish(&mut self) -> &RunStats {
+        let st = &mut self.stats;
+        st.sim_cycles = self.system.now();
+        st.mean_total_delay = if st.ops_completed == 0 {
+            0.0
+        } else {
+            self.delay_sum / st.ops_completed as f64
+        };
+        st.fabric = self.system.fabric.counters.clone();
+        let mut sum = NicCounters::default();
+        for n in &self.system.nics {
+            let c = &n.counters;
+            sum.err_disabled_slot += c.err_disabled_slot;
+            sum.err_busy_slot += c.err_busy_slot;
+            sum.err_bad_cq += c.err_bad_cq;
+            sum.err_status |= c.err_status;
+            sum.err_counter_exhausted |= c.err_counter_exhausted;
+            sum.drop_malformed += c.drop_malformed;
+            sum.drop_misaddressed += c.drop_misaddressed;
+            sum.drop_stale += c.drop_stale;
+            sum.drop_auth += c.drop_auth;
+            sum.drop_late += c.drop_late;
+            sum.msgs_sent += c.msgs_sent;
+            sum.msgs_received += c.msgs_received;
+            sum.auth_fail_sent += c.auth_fail_sent;
+            sum.access_err_sent += c.access_err_sent;
+            sum.nack_sent += c.nack_sent;
+            sum.ctx_timeouts += c.ctx_timeouts;
+            sum.policy_errors += c.policy_errors;
+            sum.window_violations += c.window_violations;
+            sum.internal_errors += c.internal_errors;
+        }
+        st.messages_sent = sum.msgs_sent;
+        st.nic = sum;
+        &self.stats
+    }
+}
+
+/// Runs a scenario and returns its statistics.
+///
+/// # Errors
+/// As [`Runner::new`].
+pub fn run_scenario(sc: &Scenario) -> Result<RunStats, ModelError> {
+    let mut r = Runner::new(sc)?;
+    r.run();
+    Ok(r.stats)
+}
+
+/// The benchmark scenario: every NIC runs a closed-loop client (32 slots) issuing 64-byte READs
+/// to random other NICs over a fault-free 100 Gbps fabric, until `ops` ops were submitted.
+#[must_use]
+pub fn bench_scenario(nics: usize, ops: u64) -> Scenario {
+    Scenario {
+        nics,
+        clients: vec![ClientSpec {
+            slots: 32,
+            sizes: vec![64],
+            ..ClientSpec::default()
+        }],
+        duration: u64::MAX,
+        max_ops: ops,
+        ..Scenario::default()
+    }
+}
+
+/// Simulated ops per second of wall time for [`bench_scenario`]; 0.0 if the scenario fails.
+#[must_use]
+pub fn bench_ops_per_s(nics: usize, ops: u64) -> f64 {
+    let sc = bench_scenario(nics, ops);
+    let Ok(mut r) = Runner::new(&sc) else {
+        return 0.0;
+    };
+    let t = Instant::now();
+    r.run();
+    let dt = t.elapsed().as_secs_f64();
+    if dt > 0.0 {
+        r.stats.ops_completed as f64 / dt
+    } else {
+        0.0
+    }
+}
+
+/// Registry entry: 2 NICs, 1 M ops.
+#[must_use]
+pub fn bench_ops_per_s_2nic() -> f64 {
+    bench_ops_per_s(2, 1_000_000)
+}
+
+/// Registry entry: 40 NICs, 1 M ops.
+#[must_use]
+pub fn bench_ops_per_s_40nic() -> f64 {
+    bench_ops_per_s(40, 1_000_000)
+}
