@@ -1,1 +1,122 @@
-fn main() {}
+//! Every developer command of onerma: `cargo xtask <command> --help`.
+
+mod bench;
+mod formal;
+mod generate;
+mod install;
+mod lint;
+mod synth;
+mod test;
+mod util;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use util::{Result, cargo, run};
+
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    about = "onerma developer commands"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Install Verilator (apt) and the pinned YoWASP/solver venv in .tools/ (idempotent).
+    Install,
+    /// Write the files generated from spec/layouts.json.
+    Gen {
+        /// Only check: fail listing every generated file that is out of date.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Verilator -Wall lint of every module under rtl/.
+    Lint,
+    /// Run every formal/*.sby proof.
+    Formal {
+        /// Run only formal/NAME.sby.
+        #[arg(long, value_name = "NAME")]
+        only: Option<String>,
+    },
+    /// Smoke synthesis (yosys synth_ecp5) of every entry of fpga/synth_smoke.json.
+    Synth,
+    /// Full ECP5 place-and-route of one fpga/synth_smoke.json entry, down to a bitstream.
+    Fpga {
+        /// Entry name in fpga/synth_smoke.json.
+        #[arg(long)]
+        name: String,
+        #[arg(long, value_enum, default_value = "85k")]
+        device: synth::Device,
+        #[arg(long, default_value = "CABGA381")]
+        package: String,
+        /// Target clock in MHz.
+        #[arg(long, default_value_t = 100.0)]
+        freq: f64,
+    },
+    /// Everything CI checks; ends with `N passed, M failed` (stages).
+    Test {
+        /// Skip a stage (local iteration only): install, gen, fmt, clippy, cargo-test, lint,
+        /// formal, synth, pnr.
+        #[arg(long, value_name = "STAGE")]
+        skip: Vec<String>,
+    },
+    /// Install, then run the CLI demo (`onerma demo`).
+    Demo,
+    /// Run every benchmark and refresh the table in docs/performance.md.
+    Bench,
+    /// cargo fmt --all
+    Fmt,
+}
+
+fn dispatch(cmd: Cmd) -> Result<bool> {
+    match cmd {
+        Cmd::Install => install::install()?,
+        Cmd::Gen { check } => generate::gen_files(check)?,
+        Cmd::Lint => lint::lint()?,
+        Cmd::Formal { only } => formal::formal(only.as_deref())?,
+        Cmd::Synth => synth::synth()?,
+        Cmd::Fpga {
+            name,
+            device,
+            package,
+            freq,
+        } => {
+            synth::fpga(&name, device, &package, freq)?;
+        }
+        Cmd::Test { skip } => {
+            if let Some(bad) = skip.iter().find(|s| !test::STAGES.contains(&s.as_str())) {
+                return Err(util::XtaskError::Failed(format!(
+                    "unknown stage `{bad}` (stages: {})",
+                    test::STAGES.join(", ")
+                )));
+            }
+            return test::test(&skip);
+        }
+        Cmd::Demo => {
+            install::install()?;
+            run(
+                "onerma demo",
+                cargo().args(["run", "--release", "-q", "-p", "onerma-cli", "--", "demo"]),
+            )?;
+        }
+        Cmd::Bench => bench::bench()?,
+        Cmd::Fmt => run("cargo fmt", cargo().args(["fmt", "--all"]))?,
+    }
+    Ok(true)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli.cmd) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -8,6 +8,7 @@
 use crate::{LayoutEnum, LayoutError};
 
 /// True if `value` fits in `bits` bits (1..=128).
+#[inline]
 pub const fn fits(value: u128, bits: u32) -> bool {
     bits >= 128 || value >> bits == 0
 }
@@ -21,6 +22,7 @@ const fn low_mask(n: usize) -> u8 {
 ///
 /// # Panics
 /// If the field does not lie inside `bytes` or `bits` is not in 1..=128.
+#[inline]
 pub fn get(bytes: &[u8], offset: usize, bits: u32) -> u128 {
     assert!(
         (1..=128).contains(&bits),
@@ -32,6 +34,13 @@ pub fn get(bytes: &[u8], offset: usize, bits: u32) -> u128 {
         "field [{offset}, {end}) outside {} bytes",
         bytes.len()
     );
+    if (offset | bits as usize) & 7 == 0 {
+        // Every generated layout field but the 1-bit flags is byte aligned: whole bytes, in
+        // network order, are the field. Same result as the general loop, far fewer steps.
+        return bytes[offset / 8..end / 8]
+            .iter()
+            .fold(0u128, |acc, &b| (acc << 8) | u128::from(b));
+    }
     let mut acc: u128 = 0;
     let mut pos = offset;
     while pos < end {
@@ -50,6 +59,7 @@ pub fn get(bytes: &[u8], offset: usize, bits: u32) -> u128 {
 ///
 /// # Panics
 /// As [`get`].
+#[inline]
 pub fn put(bytes: &mut [u8], offset: usize, bits: u32, value: u128) {
     assert!(
         (1..=128).contains(&bits),
@@ -61,6 +71,14 @@ pub fn put(bytes: &mut [u8], offset: usize, bits: u32, value: u128) {
         "field [{offset}, {end}) outside {} bytes",
         bytes.len()
     );
+    if (offset | bits as usize) & 7 == 0 {
+        // Byte-aligned field (see `get`): store its bytes most significant first.
+        let n = bits as usize / 8;
+        for (i, b) in bytes[offset / 8..end / 8].iter_mut().enumerate() {
+            *b = (value >> (8 * (n - 1 - i))) as u8;
+        }
+        return;
+    }
     let mut pos = offset;
     while pos < end {
         let in_byte = pos % 8;
@@ -79,6 +97,7 @@ pub fn put(bytes: &mut [u8], offset: usize, bits: u32, value: u128) {
 ///
 /// # Errors
 /// [`LayoutError::FieldOverflow`].
+#[inline]
 pub fn put_field(
     bytes: &mut [u8],
     offset: usize,
@@ -95,6 +114,7 @@ pub fn put_field(
 ///
 /// # Errors
 /// [`LayoutError::FieldOverflow`].
+#[inline]
 pub fn field_value(value: u128, bits: u32, field: &'static str) -> Result<u128, LayoutError> {
     if fits(value, bits) {
         Ok(value)
@@ -107,6 +127,7 @@ pub fn field_value(value: u128, bits: u32, field: &'static str) -> Result<u128, 
 ///
 /// # Errors
 /// [`LayoutError::InvalidEnumField`].
+#[inline]
 pub fn enum_value<E: LayoutEnum>(raw: u128, field: &'static str) -> Result<E, LayoutError> {
     E::from_u128(raw).ok_or(LayoutError::InvalidEnumField {
         field,
@@ -119,6 +140,7 @@ pub fn enum_value<E: LayoutEnum>(raw: u128, field: &'static str) -> Result<E, La
 ///
 /// # Errors
 /// [`LayoutError::InvalidEnumField`].
+#[inline]
 pub fn get_enum<E: LayoutEnum>(
     bytes: &[u8],
     offset: usize,
@@ -130,6 +152,7 @@ pub fn get_enum<E: LayoutEnum>(
 
 /// # Errors
 /// [`LayoutError::Length`] unless `bytes.len() == expected`.
+#[inline]
 pub fn check_len(bytes: &[u8], expected: usize, layout: &'static str) -> Result<(), LayoutError> {
     if bytes.len() == expected {
         Ok(())
@@ -144,6 +167,7 @@ pub fn check_len(bytes: &[u8], expected: usize, layout: &'static str) -> Result<
 
 /// # Errors
 /// [`LayoutError::ReservedNonZero`] unless the field is all zero.
+#[inline]
 pub fn check_reserved(
     bytes: &[u8],
     offset: usize,
@@ -184,7 +208,10 @@ mod tests {
 
     /// A buffer plus a field that lies inside it.
     fn buf_and_field() -> impl Strategy<Value = (Vec<u8>, usize, u32)> {
-        (1u32..=128, 0usize..40, 0usize..3).prop_flat_map(|(bits, offset, slack)| {
+        // Half the draws are byte aligned in offset and width: the fast path of get/put.
+        let aligned = (1u32..=16, 0usize..5).prop_map(|(n, o)| (8 * n, 8 * o));
+        let any_field = (1u32..=128, 0usize..40);
+        (prop_oneof![aligned, any_field], 0usize..3).prop_flat_map(|((bits, offset), slack)| {
             let len = (offset + bits as usize).div_ceil(8) + slack;
             (
                 proptest::collection::vec(any::<u8>(), len),

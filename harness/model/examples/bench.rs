@@ -1,12 +1,18 @@
-//! Prints the model throughput benchmarks: `cargo run --release -p onerma-model --example bench [ops]`.
+//! Prints the model throughput benchmarks:
+//! `cargo run --release -p onerma-model --example bench [ops] [nics,...]` (default 1000000, 2,40).
 
 fn main() {
-    let ops = std::env::args()
-        .nth(1)
+    let mut args = std::env::args().skip(1);
+    let ops = args
+        .next()
         .and_then(|a| a.parse().ok())
         .unwrap_or(1_000_000u64);
-    for nics in [2usize, 40] {
-        let r = onerma_model::bench_ops_per_s(nics, ops);
-        println!("model_ops_per_s_{nics}nic: {r:.0} simulated ops/s ({ops} ops)");
+    let nics: Vec<usize> = args
+        .next()
+        .map(|a| a.split(',').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_else(|| vec![2, 40]);
+    for n in nics {
+        let r = onerma_model::bench_ops_per_s(n, ops);
+        println!("model_ops_per_s_{n}nic: {r:.0} simulated ops/s ({ops} ops)");
     }
 }

@@ -1,10 +1,13 @@
 //! K_d derivation and the AES-GCM framing of every message (protocol.md §3).
 //!
 //! Key schedules are cached by key bytes: a cache keyed by the key itself returns exactly what a
-//! fresh expansion would, so it changes speed, never results.
+//! fresh expansion would, so it changes speed, never results. A [`CipherKey`] carries a key with
+//! its expanded state, so an op or a server context that uses one key for all its messages
+//! expands and looks it up once, not once per message.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
@@ -71,6 +74,36 @@ pub fn iv(nic: u32, counter: u64) -> Result<[u8; 12], LayoutError> {
     GcmIv { nic, counter }.to_bytes()
 }
 
+/// A key and its expanded AES-GCM state (AES round keys, GHASH key). Cloning shares the state.
+#[derive(Clone)]
+pub struct CipherKey {
+    key: Key,
+    gcm: Arc<Aes128Gcm>,
+}
+
+impl CipherKey {
+    /// Expands `key` (no cache; [`Crypto::cipher`] caches).
+    #[must_use]
+    pub fn new(key: &Key) -> Self {
+        Self {
+            key: *key,
+            gcm: Arc::new(Aes128Gcm::new(&Array::from(*key))),
+        }
+    }
+
+    /// The key bytes.
+    #[must_use]
+    pub fn key(&self) -> &Key {
+        &self.key
+    }
+}
+
+impl std::fmt::Debug for CipherKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("CipherKey").field(&self.key).finish()
+    }
+}
+
 /// Hashes a key-like byte string cheaply: keys are uniformly random or chosen by the workload,
 /// and a slow keyed hash would cost more than the AES work the caches save.
 #[derive(Default)]
@@ -102,7 +135,44 @@ impl Hasher for FoldHasher {
     }
 }
 
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FoldHasher>>;
+/// A map with [`FoldHasher`]: the model's maps are keyed by integers and keys that no adversary
+/// chooses to collide, and std's SipHash showed up in profiles.
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FoldHasher>>;
+
+/// Cache key of a key schedule: the key bytes, hashed as one folded word (the derived `Hash` of
+/// a byte array feeds the hasher a length and two chunks, three times the work, and the caches
+/// sit on every message's path). Equality is still on all 16 bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct KeyId(Key);
+
+fn fold_key(k: &Key) -> u64 {
+    let (lo, hi) = k.split_at(8);
+    let w = |b: &[u8]| b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x));
+    w(lo) ^ w(hi).rotate_left(29)
+}
+
+impl std::hash::Hash for KeyId {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(fold_key(&self.0));
+    }
+}
+
+/// Cache key of a K_d derivation: K_r and the `kd_block` fields.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct KdId {
+    kr: Key,
+    initiator_nic: u32,
+    pid: u32,
+    op_type: u8,
+}
+
+impl std::hash::Hash for KdId {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let fields = (u64::from(self.initiator_nic) << 32 | u64::from(self.pid))
+            .rotate_left(u32::from(self.op_type) * 7);
+        state.write_u64(fold_key(&self.kr) ^ fields.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    }
+}
 
 /// Bound on cached entries; the caches are flushed when full (cheap, and a model run touches
 /// far fewer live keys than this).
@@ -112,11 +182,12 @@ const CACHE_MAX: usize = 1 << 14;
 /// optional log of every (key, IV) used for encryption.
 #[derive(Default)]
 pub struct Crypto {
-    /// Key -> index into `ciphers`: small map entries keep the lookup in cache; the expanded
-    /// key schedules (hundreds of bytes each) live apart.
-    gcm: FastMap<Key, u32>,
-    ciphers: Vec<Aes128Gcm>,
-    kd: FastMap<(Key, u32, u32, u8), Key>,
+    /// Key -> its expanded state (behind an `Arc`: small map entries keep the lookup in cache).
+    gcm: FastMap<KeyId, CipherKey>,
+    /// (K_r, kd_block fields) -> K_d. Only the key: the key manager derives K_d for every
+    /// (server, region, initiator) pair and never encrypts with it, and expanding each one
+    /// (about a kilobyte) made the 40-NIC benchmark's working set several megabytes larger.
+    kd: FastMap<KdId, Key>,
     /// Every (key, IV) this engine encrypted with, when recording is on.
     pub key_iv_log: Option<Vec<(Key, [u8; 12])>>,
 }
@@ -139,21 +210,17 @@ impl Crypto {
         }
     }
 
-    fn gcm(&mut self, key: &Key) -> &Aes128Gcm {
-        let i = match self.gcm.get(key) {
-            Some(&i) => i as usize,
-            None => {
-                if self.ciphers.len() >= CACHE_MAX {
-                    self.gcm.clear();
-                    self.ciphers.clear();
-                }
-                self.ciphers.push(Aes128Gcm::new(&Array::from(*key)));
-                let i = self.ciphers.len() - 1;
-                self.gcm.insert(*key, i as u32);
-                i
-            }
-        };
-        &self.ciphers[i]
+    /// `key` with its expanded state, through the cache.
+    pub fn cipher(&mut self, key: &Key) -> CipherKey {
+        if let Some(c) = self.gcm.get(&KeyId(*key)) {
+            return c.clone();
+        }
+        if self.gcm.len() >= CACHE_MAX {
+            self.gcm.clear();
+        }
+        let c = CipherKey::new(key);
+        self.gcm.insert(KeyId(*key), c.clone());
+        c
     }
 
     /// K_d through the cache.
@@ -167,7 +234,12 @@ impl Crypto {
         pid: u32,
         op_type: OpType,
     ) -> Result<Key, LayoutError> {
-        let k = (*kr, initiator_nic, pid, op_type.as_raw());
+        let k = KdId {
+            kr: *kr,
+            initiator_nic,
+            pid,
+            op_type: op_type.as_raw(),
+        };
         if let Some(v) = self.kd.get(&k) {
             return Ok(*v);
         }
@@ -179,11 +251,32 @@ impl Crypto {
         Ok(v)
     }
 
+    /// K_d with its expanded state, through both caches.
+    ///
+    /// # Errors
+    /// As [`derive_kd`].
+    pub fn kd_cipher(
+        &mut self,
+        kr: &Key,
+        initiator_nic: u32,
+        pid: u32,
+        op_type: OpType,
+    ) -> Result<CipherKey, LayoutError> {
+        let kd = self.kd(kr, initiator_nic, pid, op_type)?;
+        Ok(self.cipher(&kd))
+    }
+
     /// Encrypts `frame[64..len-16]` in place with `frame[..64]` as AAD and writes the tag into the
     /// last 16 bytes. `frame` is a whole wire message with room for the tag.
     pub fn seal(&mut self, key: &Key, iv: &[u8; 12], frame: &mut [u8]) {
+        let c = self.cipher(key);
+        self.seal_with(&c, iv, frame);
+    }
+
+    /// [`Crypto::seal`] with an already expanded key.
+    pub fn seal_with(&mut self, key: &CipherKey, iv: &[u8; 12], frame: &mut [u8]) {
         if let Some(log) = self.key_iv_log.as_mut() {
-            log.push((*key, *iv));
+            log.push((key.key, *iv));
         }
         let n = frame.len();
         let (aad, rest) = frame.split_at_mut(64);
@@ -191,8 +284,8 @@ impl Crypto {
         let nonce = Array::from(*iv);
         // A GCM plaintext of at most 4 KB and a 64-byte AAD are far inside GCM's limits, the
         // only failure `encrypt_inout_detached` has.
-        if let Ok(tag) = self
-            .gcm(key)
+        if let Ok(tag) = key
+            .gcm
             .encrypt_inout_detached(&nonce, aad, InOutBuf::from(body))
         {
             tag_out.copy_from_slice(&tag);
@@ -210,12 +303,25 @@ impl Crypto {
         payload: &mut [u8],
         tag: &[u8],
     ) -> bool {
+        let c = self.cipher(key);
+        Self::open_with(&c, iv, aad, payload, tag)
+    }
+
+    /// [`Crypto::open`] with an already expanded key.
+    #[must_use]
+    pub fn open_with(
+        key: &CipherKey,
+        iv: &[u8; 12],
+        aad: &[u8],
+        payload: &mut [u8],
+        tag: &[u8],
+    ) -> bool {
         let Ok(tag) = <&[u8; TAG_LEN]>::try_from(tag) else {
             return false;
         };
         let nonce = Array::from(*iv);
         let tag = Array::from(*tag);
-        self.gcm(key)
+        key.gcm
             .decrypt_inout_detached(&nonce, aad, InOutBuf::from(payload), &tag)
             .is_ok()
     }

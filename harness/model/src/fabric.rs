@@ -45,6 +45,10 @@ pub struct FabricConfig {
     /// Adversary: inject a forged frame derived from this one (a header mutation of the frame, or
     /// an AUTH_FAIL under the public reserved key answering a request).
     pub forge: f64,
+    /// Adversary: inject, ahead of the frame, a copy with one bit of its payload or tag flipped
+    /// (the body under the tag; `forge` only touches the header). Separate from `forge` so runs
+    /// that set only `forge` keep their random stream.
+    pub forge_body: f64,
 }
 
 impl Default for FabricConfig {
@@ -64,6 +68,7 @@ impl Default for FabricConfig {
             replay: 0.0,
             replay_window: 0,
             forge: 0.0,
+            forge_body: 0.0,
         }
     }
 }
@@ -174,6 +179,9 @@ impl Fabric {
         if self.chance(self.cfg.forge) {
             self.forge(now, dst, &frame, &route, arrivals);
         }
+        if self.chance(self.cfg.forge_body) {
+            self.forge_body(now, dst, &frame, arrivals);
+        }
         if self.chance(self.cfg.replay) {
             let w = self.cfg.replay_window.max(1);
             let t = now + self.rng.random_range(0..=w);
@@ -216,6 +224,20 @@ impl Fabric {
             self.counters.delivered += 1;
             arrivals.push((t, dst, f));
         }
+    }
+
+    /// Adversary A2 on the encrypted part: a copy of `frame` with one random bit after the
+    /// header flipped (payload or tag), arriving first. The tag no longer verifies, so it must
+    /// change nothing, and the genuine frame must still be accepted after it.
+    fn forge_body(&mut self, now: u64, dst: usize, frame: &[u8], arrivals: &mut Vec<Arrival>) {
+        if frame.len() <= Hdr::BYTES {
+            return;
+        }
+        self.counters.forged += 1;
+        let mut f = frame.to_vec();
+        let bit = self.rng.random_range(Hdr::BYTES * 8..f.len() * 8);
+        f[bit / 8] ^= 0x80 >> (bit % 8);
+        arrivals.push((now + self.cfg.latency / 2, dst, f));
     }
 
     /// Adversary A2: a frame that must change nothing. Either a copy of `frame` with one header

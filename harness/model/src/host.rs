@@ -1,9 +1,9 @@
 //! Host memory of one NIC with a DMA timing model (latency plus a bandwidth-limited channel per
 //! direction), instrumented so tests can check every write against the region it was made for.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
+
+use crate::crypto::FastMap;
 
 const PAGE: u64 = 4096;
 
@@ -63,7 +63,7 @@ pub struct HostWrite {
 #[derive(Debug, Clone, Default)]
 pub struct HostMem {
     cfg: HostConfig,
-    pages: HashMap<u64, Box<[u8; PAGE as usize]>>,
+    pages: FastMap<u64, Box<[u8; PAGE as usize]>>,
     rd_free_at: u64,
     wr_free_at: u64,
     /// Every DMA write, when logging is on.
@@ -143,12 +143,18 @@ impl HostMem {
     /// Issues a DMA read at `now`; returns the data and the cycle it is at the NIC. The bytes are
     /// sampled at issue (a concurrent write to the same range is a race software must avoid).
     pub fn dma_read(&mut self, now: u64, addr: u64, len: usize) -> (Vec<u8>, u64) {
+        let mut v = vec![0; len];
+        let t = self.dma_read_into(now, addr, &mut v);
+        (v, t)
+    }
+
+    /// [`HostMem::dma_read`] of `buf.len()` bytes into `buf` (the NIC reads straight into the
+    /// frame it will send).
+    pub fn dma_read_into(&mut self, now: u64, addr: u64, buf: &mut [u8]) -> u64 {
         let start = now.max(self.rd_free_at);
-        self.rd_free_at = start + xfer_cycles(len, self.cfg.bytes_per_cycle);
-        (
-            self.read_vec(addr, len),
-            self.rd_free_at + self.cfg.read_latency,
-        )
+        self.rd_free_at = start + xfer_cycles(buf.len(), self.cfg.bytes_per_cycle);
+        self.read(addr, buf);
+        self.rd_free_at + self.cfg.read_latency
     }
 
     /// Issues a DMA write at `now`; returns the cycle it is visible. The model applies the bytes

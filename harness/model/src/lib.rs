@@ -7,6 +7,7 @@
 
 pub mod crypto;
 pub mod error;
+pub mod evq;
 pub mod fabric;
 pub mod host;
 pub mod nic;
@@ -21,6 +22,6 @@ pub use nic::{Completion, Nic, NicConfig, NicCounters, Outputs, RxOutcome, Submi
 pub use policy::{DefaultPolicy, Policy, RandomPolicy};
 pub use sim::System;
 pub use workload::{
-    ClientSpec, RateSpec, RunStats, Scenario, bench_ops_per_s, bench_ops_per_s_2nic,
-    bench_ops_per_s_40nic, run_scenario,
+    BenchRun, ClientSpec, RateSpec, RunStats, Scenario, bench_ops_per_s, bench_ops_per_s_2nic,
+    bench_ops_per_s_40nic, bench_run, run_scenario,
 };

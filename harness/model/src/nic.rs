@@ -6,7 +6,7 @@
 //! (frames to send, completions) and to the NIC's [`HostMem`] (DMA writes, logged).
 //! Every time is a cycle count of this NIC's clock.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use onerma_layouts::{
     Cmd, Cpl, DISPATCH_QUANTUM_BYTES, FieldKind, Hdr, Layout, LayoutError, MAX_OP_BYTES, MsgType,
@@ -14,7 +14,7 @@ use onerma_layouts::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::crypto::{self, Crypto, Key, RESERVED_KEY, TAG_LEN};
+use crate::crypto::{self, CipherKey, Crypto, FastMap, RESERVED_KEY, TAG_LEN};
 use crate::error::{ChoiceError, ModelError, SubmitError};
 use crate::host::{HostConfig, HostMem, WritePurpose};
 use crate::policy::{DefaultPolicy, Policy};
@@ -237,7 +237,8 @@ enum Phase {
 struct Op {
     cmd: Cmd,
     op: OpType,
-    kd: Key,
+    /// K_d from the command, expanded once for every message of the op.
+    kd: CipherKey,
     t_sub: u64,
     t_disp: Option<u64>,
     phase: Phase,
@@ -267,7 +268,7 @@ struct Slot {
 #[derive(Debug, Clone)]
 struct InReq {
     hdr: Hdr,
-    kd: Key,
+    kd: CipherKey,
     base: u64,
 }
 
@@ -276,7 +277,7 @@ struct Ctx {
     in_use: bool,
     inst: u32,
     req: Hdr,
-    kd: Key,
+    kd: CipherKey,
     rdreq_counter: u64,
     base: u64,
     deadline: u64,
@@ -304,13 +305,14 @@ enum Timer {
         slot: u16,
         inst: u32,
         chunk: u32,
-        data: Vec<u8>,
+        /// The frame to send, payload already read in (see [`Nic::payload_frame`]).
+        frame: Vec<u8>,
     },
     RdRespReady {
         req: Box<Hdr>,
-        kd: Key,
+        kd: CipherKey,
         chunk: u32,
-        data: Vec<u8>,
+        frame: Vec<u8>,
     },
     CtxDeadline {
         ctx: u16,
@@ -347,6 +349,9 @@ const NQ: usize = 7;
 struct Timers {
     q: [VecDeque<TimerEntry>; NQ],
     seq: u64,
+    /// `first()` as last computed; `None` = must recompute (after a pop). Asked after every
+    /// input, it was a measurable share of a run.
+    head: std::cell::Cell<Option<Option<(usize, u64)>>>,
 }
 
 impl Timers {
@@ -354,6 +359,14 @@ impl Timers {
         self.seq += 1;
         // Clamp keeps the FIFO sorted even if a caller drove time inconsistently.
         let time = self.q[k].back().map_or(time, |b| time.max(b.time));
+        // A push changes the earliest entry only if it lands at the front of its queue and is
+        // strictly earlier than the current head (its seq is the largest, so ties keep the head).
+        if self.q[k].is_empty()
+            && let Some(head) = self.head.get()
+            && head.is_none_or(|(_, t)| time < t)
+        {
+            self.head.set(Some(Some((k, time))));
+        }
         self.q[k].push_back(TimerEntry {
             time,
             seq: self.seq,
@@ -361,8 +374,23 @@ impl Timers {
         });
     }
 
-    /// Queue holding the earliest (time, seq).
+    fn pop_front(&mut self, k: usize) -> Option<TimerEntry> {
+        self.head.set(None);
+        self.q[k].pop_front()
+    }
+
+    /// Queue holding the earliest (time, seq), and that time.
     fn first(&self) -> Option<(usize, u64)> {
+        if let Some(h) = self.head.get() {
+            debug_assert_eq!(h, self.scan_first(), "stale timer head");
+            return h;
+        }
+        let h = self.scan_first();
+        self.head.set(Some(h));
+        h
+    }
+
+    fn scan_first(&self) -> Option<(usize, u64)> {
         let mut best: Option<(usize, u64, u64)> = None;
         for (k, q) in self.q.iter().enumerate() {
             if let Some(e) = q.front()
@@ -373,6 +401,15 @@ impl Timers {
         }
         best.map(|(k, t, _)| (k, t))
     }
+}
+
+/// Frames kept for reuse per NIC (see [`Nic::recycle`]).
+const FRAME_POOL: usize = 64;
+
+/// The payload part of a frame built by [`Nic::payload_frame`].
+fn payload_of(frame: &mut [u8]) -> &mut [u8] {
+    let n = frame.len();
+    &mut frame[HDR_LEN..n - TAG_LEN]
 }
 
 fn in_bounds(off: u64, len: u64, size: u64) -> bool {
@@ -457,7 +494,7 @@ pub struct Nic {
     inq: VecDeque<InReq>,
     ctxs: Vec<Ctx>,
     ctx_free: Vec<u16>,
-    ctx_by_counter: HashMap<u64, u16>,
+    ctx_by_counter: FastMap<u64, u16>,
     count: u64,
     timers: Timers,
     wake_at: Option<u64>,
@@ -465,6 +502,12 @@ pub struct Nic {
     manual: bool,
     policy: Box<dyn Policy>,
     scratch: Vec<usize>,
+    /// The reserved key that signs AUTH_FAIL, expanded once.
+    reserved: CipherKey,
+    /// Reused buffer for decrypting received payloads.
+    rx_buf: Vec<u8>,
+    /// Spent frames to build new ones in (allocator churn was a tenth of a 40-NIC run).
+    frame_pool: Vec<Vec<u8>>,
     /// Host memory behind this NIC.
     pub host: HostMem,
     /// Crypto engine (exposes the (key, IV) log).
@@ -502,12 +545,13 @@ impl Nic {
     /// [`ModelError::Config`] if the configuration is out of range.
     pub fn new(cfg: NicConfig) -> Result<Self, ModelError> {
         cfg.validate()?;
+        let reserved = CipherKey::new(&RESERVED_KEY);
         let ctxs = (0..cfg.num_write_ctx)
             .map(|_| Ctx {
                 in_use: false,
                 inst: 0,
                 req: empty_hdr(),
-                kd: [0; 16],
+                kd: reserved.clone(),
                 rdreq_counter: 0,
                 base: 0,
                 deadline: 0,
@@ -524,7 +568,7 @@ impl Nic {
             inq: VecDeque::new(),
             ctxs,
             ctx_free: (0..cfg.num_write_ctx).rev().collect(),
-            ctx_by_counter: HashMap::new(),
+            ctx_by_counter: FastMap::default(),
             count: 1,
             timers: Timers::default(),
             wake_at: None,
@@ -532,6 +576,9 @@ impl Nic {
             manual: false,
             policy: Box::new(DefaultPolicy),
             scratch: Vec::new(),
+            reserved,
+            rx_buf: Vec::new(),
+            frame_pool: Vec::new(),
             host: HostMem::new(cfg.host, cfg.log_host_writes),
             crypto: Crypto::new(cfg.record_key_iv),
             counters: NicCounters::default(),
@@ -836,14 +883,14 @@ impl Nic {
                 if live {
                     break;
                 }
-                self.timers.q[k].pop_front();
+                self.timers.pop_front(k);
             }
         }
     }
 
     fn fire_timers(&mut self, now: u64, out: &mut Outputs) {
         while let Some((k, t)) = self.timers.first().filter(|&(_, t)| t <= now) {
-            let Some(TimerEntry { ev, .. }) = self.timers.q[k].pop_front() else {
+            let Some(TimerEntry { ev, .. }) = self.timers.pop_front(k) else {
                 break;
             };
             match ev {
@@ -884,7 +931,7 @@ impl Nic {
                     slot,
                     inst,
                     chunk,
-                    data,
+                    frame,
                 } => {
                     let Some(o) = self
                         .op_of(slot, inst)
@@ -898,14 +945,14 @@ impl Nic {
                         chunk_offset: (chunk * u32::from(self.cfg.chunk_bytes)) as u16,
                         ..self.op_hdr(slot, o)
                     };
-                    let kd = o.kd;
-                    self.send(h, &kd, &data, out);
+                    let kd = o.kd.clone();
+                    self.send_frame(h, &kd, frame, out);
                 }
                 Timer::RdRespReady {
                     req,
                     kd,
                     chunk,
-                    data,
+                    frame,
                 } => {
                     let h = Hdr {
                         msg_type: MsgType::RdResp,
@@ -914,7 +961,7 @@ impl Nic {
                         chunk_offset: (chunk * u32::from(self.cfg.chunk_bytes)) as u16,
                         ..*req
                     };
-                    self.send(h, &kd, &data, out);
+                    self.send_frame(h, &kd, frame, out);
                 }
                 Timer::CtxDeadline { ctx, inst } => {
                     let c = &self.ctxs[usize::from(ctx)];
@@ -973,6 +1020,23 @@ impl Nic {
 
     // ---- internals: sending ----
 
+    /// Gives the NIC a frame nobody needs any more, to build a later frame in. Only the
+    /// allocation is reused: [`Nic::payload_frame`] zeroes it.
+    pub fn recycle(&mut self, frame: Vec<u8>) {
+        if self.frame_pool.len() < FRAME_POOL {
+            self.frame_pool.push(frame);
+        }
+    }
+
+    /// A zeroed frame for a message with `n` payload bytes: header, payload, tag. DMA reads land
+    /// in its payload part ([`payload_of`]), so the data is copied once.
+    fn payload_frame(&mut self, n: usize) -> Vec<u8> {
+        let mut f = self.frame_pool.pop().unwrap_or_default();
+        f.clear();
+        f.resize(FRAME_MIN + n, 0);
+        f
+    }
+
     fn next_counter(&mut self) -> Option<u64> {
         if self.count > COUNT_MAX {
             self.counters.err_counter_exhausted = true;
@@ -983,21 +1047,32 @@ impl Nic {
         Some(c)
     }
 
-    /// Seals and emits one message; fills `src_nic`, `counter`, `chunk_len`. Returns the counter.
-    fn send(&mut self, mut h: Hdr, key: &Key, payload: &[u8], out: &mut Outputs) -> Option<u64> {
+    /// Seals and emits one message without payload; fills `src_nic`, `counter`, `chunk_len`.
+    /// Returns the counter.
+    fn send(&mut self, h: Hdr, key: &CipherKey, out: &mut Outputs) -> Option<u64> {
+        let frame = self.payload_frame(0);
+        self.send_frame(h, key, frame, out)
+    }
+
+    /// Seals and emits one message whose payload is already in place in `frame` (built by
+    /// [`Nic::payload_frame`]); fills `src_nic`, `counter`, `chunk_len`. Returns the counter.
+    fn send_frame(
+        &mut self,
+        mut h: Hdr,
+        key: &CipherKey,
+        mut frame: Vec<u8>,
+        out: &mut Outputs,
+    ) -> Option<u64> {
         let counter = self.next_counter()?;
         h.src_nic = self.cfg.nic_addr;
         h.counter = counter;
-        h.chunk_len = payload.len() as u16;
+        h.chunk_len = (frame.len() - FRAME_MIN) as u16;
         let (Ok(hb), Ok(iv)) = (h.to_bytes(), crypto::iv(h.src_nic, counter)) else {
             self.counters.internal_errors += 1;
             return None;
         };
-        let mut frame = Vec::with_capacity(FRAME_MIN + payload.len());
-        frame.extend_from_slice(&hb);
-        frame.extend_from_slice(payload);
-        frame.extend_from_slice(&[0; TAG_LEN]);
-        self.crypto.seal(key, &iv, &mut frame);
+        frame[..HDR_LEN].copy_from_slice(&hb);
+        self.crypto.seal_with(key, &iv, &mut frame);
         self.counters.msgs_sent += 1;
         out.messages.push(frame);
         Some(counter)
@@ -1009,7 +1084,7 @@ impl Nic {
         req: &Hdr,
         msg_type: MsgType,
         status: Status,
-        key: &Key,
+        key: &CipherKey,
         out: &mut Outputs,
     ) -> RxOutcome {
         let h = Hdr {
@@ -1019,7 +1094,7 @@ impl Nic {
             prev_counter: req.counter,
             ..*req
         };
-        match self.send(h, key, &[], out) {
+        match self.send(h, key, out) {
             Some(_) => RxOutcome::Replied(msg_type),
             None => RxOutcome::Dropped(DropReason::CounterExhausted),
         }
@@ -1088,11 +1163,13 @@ impl Nic {
         s.inst = s.inst.wrapping_add(1);
         let (seq, inst) = (s.seq, s.inst);
         let cb = u32::from(self.cfg.chunk_bytes);
-        let (cos, length, kd) = (c.cos, c.length, c.kd);
+        let (cos, length) = (c.cos, c.length);
+        let kd = self.crypto.cipher(&crypto::key_from_u128(c.kd));
+        let s = &mut self.slots[si];
         s.op = Some(Op {
             cmd: c,
             op: op_type.unwrap_or(OpType::Read),
-            kd: crypto::key_from_u128(kd),
+            kd,
             t_sub: now,
             t_disp: None,
             phase: Phase::Queued,
@@ -1135,10 +1212,10 @@ impl Nic {
             let Some(o) = self.op_of(slot, inst) else {
                 return slot;
             };
-            (self.op_hdr(slot, o), o.kd, u32::from(o.cmd.length))
+            (self.op_hdr(slot, o), o.kd.clone(), u32::from(o.cmd.length))
         };
         self.window_free -= len;
-        let counter = self.send(h, &kd, &[], out);
+        let counter = self.send(h, &kd, out);
         let deadline = now + self.cfg.op_timeout;
         if let Some(o) = self.op_of_mut(slot, inst) {
             o.debited = true;
@@ -1307,15 +1384,16 @@ impl Nic {
                     let off = k * cb;
                     let n = (len - off).min(cb) as usize;
                     let addr = r.base.wrapping_add(h.offset).wrapping_add(u64::from(off));
-                    let (data, t) = self.host.dma_read(now, addr, n);
+                    let mut frame = self.payload_frame(n);
+                    let t = self.host.dma_read_into(now, addr, payload_of(&mut frame));
                     self.push_timer(
                         Q_RD,
                         t,
                         Timer::RdRespReady {
                             req: req.clone(),
-                            kd: r.kd,
+                            kd: r.kd.clone(),
                             chunk: k,
-                            data,
+                            frame,
                         },
                     );
                 }
@@ -1331,7 +1409,7 @@ impl Nic {
                     prev_counter: h.counter,
                     ..h
                 };
-                let Some(rc) = self.send(reply, &r.kd, &[], out) else {
+                let Some(rc) = self.send(reply, &r.kd, out) else {
                     self.credit(len);
                     self.ctx_free.push(ci);
                     return;
@@ -1341,7 +1419,7 @@ impl Nic {
                 c.in_use = true;
                 c.inst = c.inst.wrapping_add(1);
                 c.req = h;
-                c.kd = r.kd;
+                c.kd = r.kd.clone();
                 c.rdreq_counter = rc;
                 c.base = r.base;
                 c.deadline = deadline;
@@ -1376,9 +1454,9 @@ impl Nic {
             chunk_len: 0,
             ..c.req
         };
-        let kd = c.kd;
+        let kd = c.kd.clone();
         self.free_ctx(ci);
-        self.send(h, &kd, &[], out);
+        self.send(h, &kd, out);
     }
 
     // ---- internals: receive ----
@@ -1434,26 +1512,28 @@ impl Nic {
             .cloned()
         else {
             self.counters.auth_fail_sent += 1;
+            let rk = self.reserved.clone();
             return self.reply(
                 h,
                 MsgType::AuthFail,
                 Status::RemoteAuthenticationFailure,
-                &RESERVED_KEY,
+                &rk,
                 out,
             );
         };
         let kr = crypto::key_from_u128(e.key);
-        let Ok(kd) = self.crypto.kd(&kr, h.src_nic, h.pid, h.op_type) else {
+        let Ok(kd) = self.crypto.kd_cipher(&kr, h.src_nic, h.pid, h.op_type) else {
             self.counters.internal_errors += 1;
             return RxOutcome::Dropped(DropReason::Malformed);
         };
-        if !self.crypto.open(&kd, iv, aad, &mut [], tag) {
+        if !Crypto::open_with(&kd, iv, aad, &mut [], tag) {
             self.counters.auth_fail_sent += 1;
+            let rk = self.reserved.clone();
             return self.reply(
                 h,
                 MsgType::AuthFail,
                 Status::RemoteAuthenticationFailure,
-                &RESERVED_KEY,
+                &rk,
                 out,
             );
         }
@@ -1522,9 +1602,12 @@ impl Nic {
         {
             return stale;
         }
-        let kd = o.kd;
-        let mut data = payload.to_vec();
-        if !self.crypto.open(&kd, iv, aad, &mut data, tag) {
+        let kd = o.kd.clone();
+        let mut data = std::mem::take(&mut self.rx_buf);
+        data.clear();
+        data.extend_from_slice(payload);
+        if !Crypto::open_with(&kd, iv, aad, &mut data, tag) {
+            self.rx_buf = data;
             return RxOutcome::Dropped(DropReason::Auth);
         }
         let Some(o) = self.op_of_mut(slot, inst) else {
@@ -1540,6 +1623,7 @@ impl Nic {
         let t = self
             .host
             .dma_write(now, region, addr, &data, WritePurpose::ReadData { slot });
+        self.rx_buf = data;
         self.push_timer(Q_WR, t, Timer::ReadLanded { slot, inst, chunk });
         RxOutcome::Accepted
     }
@@ -1562,8 +1646,7 @@ impl Nic {
         if o.phase != Phase::AwaitFirst || o.req_counter != Some(h.prev_counter) {
             return stale;
         }
-        let kd = o.kd;
-        if !self.crypto.open(&kd, iv, aad, &mut [], tag) {
+        if !Crypto::open_with(&o.kd, iv, aad, &mut [], tag) {
             return RxOutcome::Dropped(DropReason::Auth);
         }
         let deadline = now + self.cfg.server_timeout + self.cfg.write_guard;
@@ -1582,10 +1665,11 @@ impl Nic {
         self.push_timer(Q_REARM, deadline, Timer::OpDeadline { slot, inst });
         for k in 0..n {
             let off = k * cb;
-            let (data, t) = self.host.dma_read(
+            let mut frame = self.payload_frame((len - off).min(cb) as usize);
+            let t = self.host.dma_read_into(
                 now,
                 base.wrapping_add(u64::from(off)),
-                (len - off).min(cb) as usize,
+                payload_of(&mut frame),
             );
             self.push_timer(
                 Q_RD,
@@ -1594,7 +1678,7 @@ impl Nic {
                     slot,
                     inst,
                     chunk: k,
-                    data,
+                    frame,
                 },
             );
         }
@@ -1635,9 +1719,11 @@ impl Nic {
         if now >= c.deadline {
             return RxOutcome::Dropped(DropReason::Late);
         }
-        let kd = c.kd;
-        let mut data = payload.to_vec();
-        if !self.crypto.open(&kd, iv, aad, &mut data, tag) {
+        let mut data = std::mem::take(&mut self.rx_buf);
+        data.clear();
+        data.extend_from_slice(payload);
+        if !Crypto::open_with(&c.kd, iv, aad, &mut data, tag) {
+            self.rx_buf = data;
             return RxOutcome::Dropped(DropReason::Auth);
         }
         let c = &mut self.ctxs[usize::from(ci)];
@@ -1675,6 +1761,7 @@ impl Nic {
                 );
             }
         }
+        self.rx_buf = data;
         RxOutcome::Accepted
     }
 
@@ -1698,29 +1785,29 @@ impl Nic {
         let (matches, key, status) = match h.msg_type {
             MsgType::WrCmpl => (
                 o.phase == Phase::AwaitCmpl && o.rdreq_counter == h.prev_counter,
-                o.kd,
+                &o.kd,
                 h.status,
             ),
             MsgType::AuthFail => (
                 o.phase == Phase::AwaitFirst && o.req_counter == Some(h.prev_counter),
-                RESERVED_KEY,
+                &self.reserved,
                 Status::RemoteAuthenticationFailure,
             ),
             MsgType::Nack => (
                 o.phase == Phase::AwaitFirst && o.req_counter == Some(h.prev_counter),
-                o.kd,
+                &o.kd,
                 Status::Nack,
             ),
             _ => (
                 o.phase == Phase::AwaitFirst && o.req_counter == Some(h.prev_counter),
-                o.kd,
+                &o.kd,
                 Status::RemoteAccessError,
             ),
         };
         if !matches {
             return stale;
         }
-        if !self.crypto.open(&key, iv, aad, &mut [], tag) {
+        if !Crypto::open_with(key, iv, aad, &mut [], tag) {
             return RxOutcome::Dropped(DropReason::Auth);
         }
         self.complete(now, slot, status, out);

@@ -1,9 +1,8 @@
-//! N NICs on one fabric, driven by a binary-heap event queue keyed by (time, seq).
+//! N NICs on one fabric, driven by an event queue keyed by (time, push order).
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
-
+use crate::crypto::FastMap;
 use crate::error::{ModelError, SubmitError};
+use crate::evq::EventQueue;
 use crate::fabric::{Arrival, Fabric, FabricConfig};
 use crate::nic::{Completion, Nic, NicConfig, Outputs, SubmitOutcome};
 
@@ -19,32 +18,6 @@ enum Ev {
         slot: u16,
         cmd: Box<[u8; 64]>,
     },
-}
-
-#[derive(Debug)]
-struct Entry {
-    time: u64,
-    seq: u64,
-    ev: Ev,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        self.time == o.time && self.seq == o.seq
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Entry {
-    // Reversed for a min-heap on (time, seq): equal times keep insertion order, which makes
-    // every run reproducible.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.time.cmp(&self.time).then(o.seq.cmp(&self.seq))
-    }
 }
 
 /// Something the system reports to its driver (workload, test).
@@ -66,15 +39,18 @@ pub enum Report {
 pub struct System {
     pub nics: Vec<Nic>,
     pub fabric: Fabric,
-    route: HashMap<u32, usize>,
-    queue: BinaryHeap<Entry>,
-    seq: u64,
+    route: FastMap<u32, usize>,
+    /// Equal times keep insertion order, which makes every run reproducible.
+    queue: EventQueue<Ev>,
     now: u64,
     wake_at: Vec<u64>,
     out: Outputs,
     arrivals: Vec<Arrival>,
     /// Reports not yet taken by the driver.
     pub reports: Vec<Report>,
+    /// Every frame a NIC handed to the fabric `(cycle, source NIC, frame)`, when on (tests that
+    /// pin the byte-exact behaviour; see [`System::log_messages`]).
+    pub message_log: Option<Vec<(u64, usize, Vec<u8>)>>,
 }
 
 impl System {
@@ -83,7 +59,7 @@ impl System {
     /// # Errors
     /// A bad NIC configuration or duplicate fabric addresses.
     pub fn new(configs: Vec<NicConfig>, fabric: FabricConfig) -> Result<Self, ModelError> {
-        let mut route = HashMap::new();
+        let mut route = FastMap::default();
         let mut nics = Vec::with_capacity(configs.len());
         for (i, c) in configs.into_iter().enumerate() {
             if route.insert(c.nic_addr, i).is_some() {
@@ -99,13 +75,13 @@ impl System {
             fabric: Fabric::new(fabric, n),
             nics,
             route,
-            queue: BinaryHeap::new(),
-            seq: 0,
+            queue: EventQueue::new(),
             now: 0,
             wake_at: vec![u64::MAX; n],
             out: Outputs::default(),
             arrivals: Vec::new(),
             reports: Vec::new(),
+            message_log: None,
         })
     }
 
@@ -121,12 +97,12 @@ impl System {
     }
 
     fn push(&mut self, time: u64, ev: Ev) {
-        self.seq += 1;
-        self.queue.push(Entry {
-            time,
-            seq: self.seq,
-            ev,
-        });
+        self.queue.push(time, ev);
+    }
+
+    /// Turns the log of sent frames on (an empty log) or off.
+    pub fn log_messages(&mut self, on: bool) {
+        self.message_log = on.then(Vec::new);
     }
 
     /// Schedules a doorbell write of `cmd` to `slot` of NIC `nic` at `time` (not before now).
@@ -151,12 +127,12 @@ impl System {
     /// Time of the next event, if any.
     #[must_use]
     pub fn next_time(&self) -> Option<u64> {
-        self.queue.peek().map(|e| e.time)
+        self.queue.peek_time()
     }
 
     /// Processes the next event. Returns false when nothing is left.
     pub fn step(&mut self) -> bool {
-        let Some(Entry { time, ev, .. }) = self.queue.pop() else {
+        let Some((time, ev)) = self.queue.pop() else {
             return false;
         };
         self.now = time;
@@ -165,6 +141,7 @@ impl System {
         let i = match ev {
             Ev::Deliver { dst, frame } => {
                 self.nics[dst].receive(time, &frame, &mut out);
+                self.nics[dst].recycle(frame);
                 dst
             }
             Ev::Wake(i) => {
@@ -189,6 +166,9 @@ impl System {
         let now = self.now;
         let route = &self.route;
         for frame in out.messages.drain(..) {
+            if let Some(log) = self.message_log.as_mut() {
+                log.push((now, i, frame.clone()));
+            }
             self.fabric.send(
                 now,
                 i,

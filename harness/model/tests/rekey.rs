@@ -77,3 +77,49 @@ fn rekey_invalidates_old_kd_of_that_region_only() {
     let rd_new = cmd(OpType::Read, b, 0, 0, 64, 0, 80, kd_new);
     assert_eq!(one(&mut s, &rd_new, 5), Status::Ok);
 }
+
+/// The installed key is exactly the 16 bytes the initiator's local region held at the command's
+/// local offset (byte 0 = most significant byte of the RRT key), not its neighbours and not a
+/// byte-swapped copy; a K_d derived from those bytes with `aes` directly then works.
+#[test]
+fn rekey_installs_the_initiators_local_bytes() {
+    use aes::Aes128;
+    use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+
+    let mut s = system(2, |_| {}, fast_fabric());
+    let a = s.nics[0].addr();
+    let b = s.nics[1].addr();
+    let local_off = 0x2345u64;
+    // Distinct bytes everywhere, so a shifted, swapped or neighbouring window is a different key.
+    let around: Vec<u8> = (0..64u8)
+        .map(|i| i.wrapping_mul(37).wrapping_add(11))
+        .collect();
+    s.nics[0].host.write(DATA_BASE + local_off - 24, &around);
+    let new_key: [u8; 16] = around[24..40].try_into().expect("16 bytes");
+    let rk = cmd(
+        OpType::Rekey,
+        b,
+        1,
+        0,
+        16,
+        local_off,
+        0,
+        kd_for(1, 1, a, OpType::Rekey),
+    );
+    assert_eq!(one(&mut s, &rk, 0), Status::Ok);
+    assert_eq!(
+        s.nics[1].rrt(1).map(|e| e.key.to_be_bytes()),
+        Some(new_key),
+        "installed key differs from the initiator's bytes"
+    );
+    // K_d = AES_{K_r}(initiator | pid | op_type | 0...) computed here, not by the model.
+    let mut block = [0u8; 16];
+    block[..4].copy_from_slice(&a.to_be_bytes());
+    block[4..8].copy_from_slice(&PID.to_be_bytes());
+    block[8] = OpType::Read as u8;
+    let mut blk = Array::from(block);
+    Aes128::new(&Array::from(new_key)).encrypt_block(&mut blk);
+    let kd: [u8; 16] = blk.into();
+    let rd = cmd(OpType::Read, b, 1, 0, 64, 0, 16, kd);
+    assert_eq!(one(&mut s, &rd, 1), Status::Ok);
+}

@@ -1,0 +1,155 @@
+`default_nettype none
+
+/// Abstract stand-in for onerma_gcm_engine in the pool's proof (formal/onerma_gcm_pool.sby,
+/// onerma_gcm_pool with AbstractEngines = 1). Same ports and the same stream contract:
+/// descriptors queue up (two deep), the message at the head takes its ceil(aad/16) +
+/// ceil(pt/16) beats and echoes each one on dout unchanged with the message's meta (last on the
+/// final beat), then returns one result with the meta. Tag and auth_ok are arbitrary.
+/// Every step may stall for a nondeterministic number of cycles, at most MaxStall in a row:
+/// the wires marked anyseq are left undriven here and turned into free solver inputs by
+/// `setundef -undriven -anyseq` in the .sby script.
+module onerma_gcm_engine_abstract #(
+  parameter int unsigned LenW     = 16,
+  parameter int unsigned MaxStall = 2,
+  parameter type         meta_t   = logic [7:0]
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+
+  input  logic              desc_valid_i,
+  output logic              desc_ready_o,
+  input  logic [127:0]      desc_key_i,
+  input  logic [95:0]       desc_iv_i,
+  input  logic [LenW-1:0]   desc_aad_len_i,
+  input  logic [LenW-1:0]   desc_pt_len_i,
+  input  logic              desc_decrypt_i,
+  input  logic [127:0]      desc_tag_i,
+  input  meta_t             desc_meta_i,
+
+  input  logic              din_valid_i,
+  output logic              din_ready_o,
+  input  logic [127:0]      din_data_i,
+
+  output logic              dout_valid_o,
+  input  logic              dout_ready_i,
+  output logic [127:0]      dout_data_o,
+  output logic              dout_last_o,
+  output meta_t             dout_meta_o,
+
+  output logic              res_valid_o,
+  input  logic              res_ready_i,
+  output logic [127:0]      res_tag_o,
+  output logic              res_auth_ok_o,
+  output meta_t             res_meta_o
+);
+
+  localparam int unsigned BeatW = LenW - 2;
+  localparam int unsigned StW   = $clog2(MaxStall + 2);
+
+  typedef struct packed {
+    logic [BeatW-1:0] beats;
+    meta_t            meta;
+  } msg_t;
+
+  function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
+    return BeatW'((32'(len) + 32'd15) >> 4);
+  endfunction
+
+  (* anyseq *) logic         want_stall;
+  (* anyseq *) logic [7:0]   any_tag;  // small: the tag's value is not the point
+  (* anyseq *) logic         any_ok;
+
+  logic [StW-1:0]   stall_cnt_q;
+  logic             stall;
+  logic             head_valid, head_ready, in_ready;
+  msg_t             head;
+  logic [BeatW-1:0] beat_q;
+  logic             dout_valid_q, res_valid_q;
+  logic [127:0]     dout_data_q, res_tag_q;
+  logic             dout_last_q, res_ok_q;
+  meta_t            dout_meta_q, res_meta_q;
+  logic             din_go, res_go, beats_done;
+
+  // Bounded nondeterministic delay: after MaxStall stalled cycles in a row the engine moves.
+  assign stall = want_stall && (32'(stall_cnt_q) < MaxStall);
+
+  onerma_fifo #(
+    .T    (msg_t),
+    .Depth(2)
+  ) u_msgs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .flush_i    (1'b0),
+    .in_valid_i (desc_valid_i),
+    .in_ready_o (in_ready),
+    .in_data_i  ('{beats: beats(desc_aad_len_i) + beats(desc_pt_len_i), meta: desc_meta_i}),
+    .out_valid_o(head_valid),
+    .out_ready_i(head_ready),
+    .out_data_o (head),
+    .count_o    ()
+  );
+
+  assign desc_ready_o = in_ready;
+  assign beats_done   = (beat_q == head.beats);
+  assign din_ready_o  = head_valid && !beats_done && !stall && (!dout_valid_q || dout_ready_i);
+  assign din_go       = din_valid_i && din_ready_o;
+  assign res_go       = head_valid && beats_done && !stall && (!res_valid_q || res_ready_i);
+  assign head_ready   = res_go;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stall_cnt_q  <= '0;
+      beat_q       <= '0;
+      dout_valid_q <= 1'b0;
+      res_valid_q  <= 1'b0;
+    end else begin
+      stall_cnt_q <= stall ? stall_cnt_q + StW'(1) : '0;
+      if (din_go) begin
+        beat_q <= beat_q + BeatW'(1);
+      end else if (res_go) begin
+        beat_q <= '0;
+      end
+      if (din_go) begin
+        dout_valid_q <= 1'b1;
+      end else if (dout_ready_i) begin
+        dout_valid_q <= 1'b0;
+      end
+      if (res_go) begin
+        res_valid_q <= 1'b1;
+      end else if (res_ready_i) begin
+        res_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (din_go) begin
+      // Only the low byte is kept: enough to tell beats apart in the proof, and constant upper
+      // bits let synthesis drop most of the 128-bit datapath before the solver sees it.
+      dout_data_q <= {120'h0, din_data_i[7:0]};
+      dout_last_q <= (beat_q == head.beats - BeatW'(1));
+      dout_meta_q <= head.meta;
+    end
+    if (res_go) begin
+      res_tag_q  <= {120'h0, any_tag};
+      res_ok_q   <= any_ok;
+      res_meta_q <= head.meta;
+    end
+  end
+
+  assign dout_valid_o  = dout_valid_q;
+  assign dout_data_o   = dout_data_q;
+  assign dout_last_o   = dout_last_q;
+  assign dout_meta_o   = dout_meta_q;
+  assign res_valid_o   = res_valid_q;
+  assign res_tag_o     = res_tag_q;
+  assign res_auth_ok_o = res_ok_q;
+  assign res_meta_o    = res_meta_q;
+
+  // Only lengths and meta matter to the abstraction.
+  logic unused;
+  assign unused = ^{desc_key_i, desc_iv_i, desc_decrypt_i, desc_tag_i, din_data_i[127:8]};
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,140 @@
+//! Benchmark registry. Add a benchmark with one line in [`BENCHES`].
+
+use crate::error::CliError;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// One JSON object per line: {"metric","value","unit","config","limit"}.
+    #[arg(long)]
+    json: bool,
+    /// Run only the benchmarks with these names (default: all).
+    names: Vec<String>,
+}
+
+/// One measured number. `limit` is a physical/theoretical bound, when one exists.
+pub struct Measurement {
+    pub value: f64,
+    pub unit: &'static str,
+    pub config: String,
+    pub limit: Option<f64>,
+}
+
+pub type BenchFn = fn() -> Result<Measurement, CliError>;
+
+/// Every benchmark: (metric name, function).
+pub const BENCHES: &[(&str, BenchFn)] = &[
+    ("sim_cycles_per_s_probe", sim_cycles_per_s_probe),
+    ("gcm_bits_per_cycle_4k", crate::gcm_bench::bits_per_cycle_4k),
+    (
+        "gcm_bits_per_cycle_64b",
+        crate::gcm_bench::bits_per_cycle_64b,
+    ),
+    ("gcm_latency_cycles", crate::gcm_bench::latency_cycles),
+    ("gcm_sim_cycles_per_s", crate::gcm_bench::sim_cycles_per_s),
+    ("model_ops_per_s_2nic", model_ops_per_s_2nic),
+    ("model_ops_per_s_40nic", model_ops_per_s_40nic),
+];
+
+const MODEL_BENCH_OPS: u64 = 1_000_000;
+
+/// Golden-model throughput: simulated ops per wall second of `onerma_model::bench_scenario`.
+/// The limit is the project's goal (issue 4), not a physical bound.
+fn model_ops_per_s(nics: usize) -> Result<Measurement, CliError> {
+    let name = format!("model_ops_per_s_{nics}nic");
+    let r = onerma_model::bench_run(nics, MODEL_BENCH_OPS)
+        .map_err(|e| CliError::CheckFailed(format!("{name}: {e}")))?;
+    // Fault-free fabric: every op completes, OK or NACKed by a busy server, or the speed is of
+    // a broken model.
+    if r.ops_completed != MODEL_BENCH_OPS || r.ops_ok + r.ops_nack != r.ops_completed {
+        return Err(CliError::CheckFailed(format!(
+            "{name}: {} of {MODEL_BENCH_OPS} ops completed, {} OK, {} NACK",
+            r.ops_completed, r.ops_ok, r.ops_nack
+        )));
+    }
+    Ok(Measurement {
+        value: r.ops_per_s(),
+        unit: "ops/s",
+        config: format!(
+            "onerma-model, {nics} NICs, each a closed-loop client with 32 slots issuing 64-byte \
+             READs to random other NICs, 4 served regions each, fault-free 100 Gbps fabric \
+             (625-cycle latency), {MODEL_BENCH_OPS} ops, wall time excluding setup"
+        ),
+        limit: Some(1e6),
+    })
+}
+
+fn model_ops_per_s_2nic() -> Result<Measurement, CliError> {
+    model_ops_per_s(2)
+}
+
+fn model_ops_per_s_40nic() -> Result<Measurement, CliError> {
+    model_ops_per_s(40)
+}
+
+const PROBE_CYCLES: u64 = 2_000_000;
+
+/// Simulated cycles per second of wall time for the bridge probe, driven from Rust with one
+/// input write per cycle (the pattern of a real test bench), tracing off.
+fn sim_cycles_per_s_probe() -> Result<Measurement, CliError> {
+    let mut m = onerma_rtl::bridge_probe::Model::new();
+    m.reset(1);
+    m.set_en_i(1);
+    let t = Instant::now();
+    for i in 0..PROBE_CYCLES {
+        m.set_step_i((i & 1) as u8 + 1);
+        m.tick();
+    }
+    let secs = t.elapsed().as_secs_f64();
+    // Steps alternate 1,2: guards against a loop the optimiser or a broken model skipped.
+    let expect = (PROBE_CYCLES / 2 * 3) as u32;
+    if m.count_o() != expect {
+        return Err(CliError::CheckFailed(format!(
+            "sim_cycles_per_s_probe: counter {} after the run, expected {expect}",
+            m.count_o()
+        )));
+    }
+    Ok(Measurement {
+        value: PROBE_CYCLES as f64 / secs,
+        unit: "cycles/s",
+        config: format!("onerma_bridge_probe, {PROBE_CYCLES} ticks, 1 input write/tick, no trace"),
+        limit: None,
+    })
+}
+
+pub fn run(a: &Args) -> Result<(), CliError> {
+    if let Some(bad) = a
+        .names
+        .iter()
+        .find(|n| !BENCHES.iter().any(|(name, _)| name == n))
+    {
+        let known: Vec<&str> = BENCHES.iter().map(|(n, _)| *n).collect();
+        return Err(CliError::Usage(format!(
+            "unknown benchmark `{bad}` (known: {})",
+            known.join(", ")
+        )));
+    }
+    for (name, f) in BENCHES {
+        if !a.names.is_empty() && !a.names.iter().any(|n| n == name) {
+            continue;
+        }
+        let m = f()?;
+        if a.json {
+            let v = serde_json::json!({
+                "metric": name,
+                "value": m.value,
+                "unit": m.unit,
+                "config": m.config,
+                "limit": m.limit,
+            });
+            println!("{v}");
+        } else {
+            let limit = m.limit.map_or("n/a".to_string(), |l| format!("{l:.3e}"));
+            println!(
+                "{name:<28} {:>14.3e} {:<10} limit {limit:<10} ({})",
+                m.value, m.unit, m.config
+            );
+        }
+    }
+    Ok(())
+}

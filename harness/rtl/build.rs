@@ -1,0 +1,47 @@
+//! Verilates every top in `tops/*.json` whose group feature is enabled (see onerma-vbridge).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // Cargo shows build-script stderr on failure; one readable message beats a panic.
+            eprintln!("error: building the Verilated models failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), onerma_vbridge::BridgeError> {
+    let manifest = PathBuf::from(env("CARGO_MANIFEST_DIR"));
+    let repo_root = manifest
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let tops_dir = manifest.join("tops");
+    println!("cargo:rerun-if-changed={}", tops_dir.display());
+    let specs: Vec<_> = onerma_vbridge::load_specs(&tops_dir)?
+        .into_iter()
+        .inspect(|s| {
+            println!(
+                "cargo:rerun-if-changed={}",
+                tops_dir.join(format!("{}.json", s.name)).display()
+            )
+        })
+        .filter(|s| {
+            let feature = format!("CARGO_FEATURE_{}", s.group.to_uppercase().replace('-', "_"));
+            std::env::var_os(feature).is_some()
+        })
+        .collect();
+    let out_dir = PathBuf::from(env("OUT_DIR"));
+    onerma_vbridge::build_all(&repo_root, &specs, &out_dir)?;
+    Ok(())
+}
+
+fn env(key: &str) -> String {
+    // Cargo always sets these for build scripts; empty falls back to relative paths.
+    std::env::var(key).unwrap_or_default()
+}

@@ -1,0 +1,436 @@
+`default_nettype none
+
+/// AES-128-GCM engine (NIST SP 800-38D, 96-bit IV, 128-bit tag), encrypt and decrypt, a new key
+/// with every message. Format and timing: docs/crypto.md, section "GCM engine".
+///
+/// Streams (all valid/ready):
+/// - desc: one per message {key, iv, aad_len, pt_len (bytes), decrypt, tag (expected tag when
+///   decrypting, ignored when encrypting), meta}.
+/// - din: then ceil(aad_len/16) AAD beats followed by ceil(pt_len/16) payload beats, 128 bits
+///   each, byte 0 of the message part in bits [127:120]; the bytes past the end of a part in its
+///   last beat are ignored (the engine zeroes them).
+/// - dout: one beat per payload beat (ciphertext when encrypting, plaintext when decrypting),
+///   same order, bytes past the end zeroed; last marks the message's last payload beat.
+/// - res: one per message in message order {tag (computed), auth_ok, meta}. auth_ok is 1 when
+///   encrypting and tag == expected tag when decrypting. Decrypted data leaves on dout before
+///   res says whether it is authentic: the user must hold it until auth_ok (docs/crypto.md).
+///
+/// Structure: an issuer feeds the AES core (onerma_aes_core) with, per message, the block 0^128
+/// (gives H), J0 = IV || 1 (gives the tag mask) and the counter blocks IV || 2, 3, ...; the AES
+/// results are sorted into three FIFOs by a 2-bit kind carried as AES meta. The issuer runs ahead
+/// of the data as far as the FIFOs allow, so H and the mask of the next message are ready before
+/// its data arrives. H goes to the power unit (onerma_ghash_powers); the data stage XORs the
+/// keystream into the payload and feeds AAD, ciphertext and the length block to onerma_ghash; the
+/// tag stage combines S with the mask and compares.
+module onerma_gcm_engine #(
+  /// 1: pipelined AES (1 block/cycle) and GHASH with NumStages lanes. 0: iterative AES (II 10)
+  /// and an iterative GHASH multiplier (II NumStages): small, about 128/10 bits per cycle.
+  parameter bit          Pipelined = 1'b1,
+  /// GHASH multiplier digit stages (divides 128): the pipeline depth per product.
+  parameter int unsigned NumStages = 4,
+  /// Width of aad_len and pt_len in bytes (16: up to 65535 B each).
+  parameter int unsigned LenW      = 16,
+  /// Input beat buffer (beats); a whole message fits with ceil(max bytes / 16), which lets a
+  /// pool hand a message to a slow engine at full rate.
+  parameter int unsigned InDepth   = 2,
+  /// Messages accepted but not yet finished (bounds the result-side FIFOs).
+  parameter int unsigned MsgDepth  = 4,
+  parameter type         meta_t    = logic [7:0]
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+
+  input  logic              desc_valid_i,
+  output logic              desc_ready_o,
+  input  logic [127:0]      desc_key_i,
+  input  logic [95:0]       desc_iv_i,
+  input  logic [LenW-1:0]   desc_aad_len_i,
+  input  logic [LenW-1:0]   desc_pt_len_i,
+  input  logic              desc_decrypt_i,
+  input  logic [127:0]      desc_tag_i,
+  input  meta_t             desc_meta_i,
+
+  input  logic              din_valid_i,
+  output logic              din_ready_o,
+  input  logic [127:0]      din_data_i,
+
+  output logic              dout_valid_o,
+  input  logic              dout_ready_i,
+  output logic [127:0]      dout_data_o,
+  output logic              dout_last_o,
+  output meta_t             dout_meta_o,
+
+  output logic              res_valid_o,
+  input  logic              res_ready_i,
+  output logic [127:0]      res_tag_o,
+  output logic              res_auth_ok_o,
+  output meta_t             res_meta_o
+);
+
+  localparam int unsigned Lanes = Pipelined ? NumStages : 1;
+  localparam int unsigned PowW  = (Lanes > 1) ? $clog2(Lanes) : 1;
+  // Beats per part fit in LenW - 3 bits; a block index over AAD + payload + length in LenW - 2.
+  localparam int unsigned BeatW = LenW - 3;
+  localparam int unsigned IdxW  = LenW - 2;
+
+  typedef enum logic [1:0] {
+    KindH    = 2'd0,
+    KindMask = 2'd1,
+    KindKs   = 2'd2
+  } kind_e;
+
+  typedef struct packed {
+    logic [LenW-1:0] aad_len;
+    logic [LenW-1:0] pt_len;
+    logic            decrypt;
+    meta_t           meta;
+  } info_t;
+
+  typedef struct packed {
+    logic [127:0] tag;
+    logic         decrypt;
+    meta_t        meta;
+  } rinfo_t;
+
+  typedef struct packed {
+    logic [127:0]    data;
+    logic [PowW-1:0] pow;
+    logic            final_blk;
+    logic            last;
+  } gblk_t;
+
+  typedef struct packed {
+    logic [127:0] data;
+    logic         last;
+    meta_t        meta;
+  } dbeat_t;
+
+  typedef struct packed {
+    logic [127:0] tag;
+    logic         auth_ok;
+    meta_t        meta;
+  } res_t;
+
+  function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
+    return BeatW'((32'(len) + 32'd15) >> 4);
+  endfunction
+
+  // Keeps the first nbytes bytes of a beat (nbytes = 0 means all 16).
+  function automatic logic [127:0] keep_mask(input logic [3:0] nbytes);
+    return (nbytes == 4'd0) ? '1 : ~({128{1'b1}} >> (8 * nbytes));
+  endfunction
+
+  // The FIFO occupancy counts are not needed: the FIFOs' own ready signals are enough.
+  /* verilator lint_off PINCONNECTEMPTY */
+
+  // ---------------------------------------------------------------------------------------------
+  // Issuer: AES requests H, mask, counter blocks.
+  // ---------------------------------------------------------------------------------------------
+  logic              iss_busy_q;
+  kind_e             iss_kind_q;
+  logic [127:0]      iss_key_q;
+  logic [95:0]       iss_iv_q;
+  logic [31:0]       iss_ctr_q;
+  logic [BeatW-1:0]  iss_left_q;  // counter blocks still to issue, the current one included
+
+  logic              info_in_ready, rinfo_in_ready, desc_accept;
+  logic              aes_in_ready, aes_issue;
+  logic              aes_out_valid, aes_out_ready;
+  logic [127:0]      aes_out_block;
+  kind_e             aes_out_kind;
+  logic [BeatW-1:0]  desc_pt_beats;
+
+  assign desc_ready_o  = !iss_busy_q && info_in_ready && rinfo_in_ready;
+  assign desc_accept   = desc_valid_i && desc_ready_o;
+  assign desc_pt_beats = beats(desc_pt_len_i);
+  assign aes_issue     = iss_busy_q && aes_in_ready;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      iss_busy_q <= 1'b0;
+      iss_kind_q <= KindH;
+    end else if (desc_accept) begin
+      iss_busy_q <= 1'b1;
+      iss_kind_q <= KindH;
+    end else if (aes_issue) begin
+      unique case (iss_kind_q)
+        KindH:   iss_kind_q <= KindMask;
+        KindMask: begin
+          iss_kind_q <= KindKs;
+          iss_busy_q <= (iss_left_q != '0);
+        end
+        // iss_left_q still counts the block going in now.
+        default: iss_busy_q <= (iss_left_q != BeatW'(1));
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (desc_accept) begin
+      iss_key_q  <= desc_key_i;
+      iss_iv_q   <= desc_iv_i;
+      iss_ctr_q  <= 32'd1;
+      iss_left_q <= desc_pt_beats;
+    end else if (aes_issue && (iss_kind_q != KindH)) begin
+      // inc32 of SP 800-38D: the 32-bit counter wraps on its own.
+      iss_ctr_q <= iss_ctr_q + 32'd1;
+      if (iss_kind_q == KindKs) begin
+        iss_left_q <= iss_left_q - BeatW'(1);
+      end
+    end
+  end
+
+  onerma_aes_core #(
+    .Pipelined(Pipelined),
+    .meta_t   (kind_e)
+  ) u_aes (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (iss_busy_q),
+    .in_ready_o (aes_in_ready),
+    .in_key_i   (iss_key_q),
+    .in_block_i ((iss_kind_q == KindH) ? 128'h0 : {iss_iv_q, iss_ctr_q}),
+    .in_meta_i  (iss_kind_q),
+    .out_valid_o(aes_out_valid),
+    .out_ready_i(aes_out_ready),
+    .out_block_o(aes_out_block),
+    .out_meta_o (aes_out_kind)
+  );
+
+  // AES results, sorted by kind.
+  logic         h_push_ready, mask_push_ready, ks_push_ready;
+  logic         h_valid, h_ready;
+  logic [127:0] h_data;
+  logic         mask_valid, mask_ready;
+  logic [127:0] mask_data;
+  logic         ks_valid, ks_ready;
+  logic [127:0] ks_data;
+
+  always_comb begin
+    unique case (aes_out_kind)
+      KindH:    aes_out_ready = h_push_ready;
+      KindMask: aes_out_ready = mask_push_ready;
+      default:  aes_out_ready = ks_push_ready;
+    endcase
+  end
+
+  onerma_fifo #(.Width(128), .Depth(2)) u_h_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(aes_out_valid && (aes_out_kind == KindH)), .in_ready_o(h_push_ready),
+    .in_data_i(aes_out_block),
+    .out_valid_o(h_valid), .out_ready_i(h_ready), .out_data_o(h_data), .count_o()
+  );
+
+  onerma_fifo #(.Width(128), .Depth(MsgDepth)) u_mask_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(aes_out_valid && (aes_out_kind == KindMask)), .in_ready_o(mask_push_ready),
+    .in_data_i(aes_out_block),
+    .out_valid_o(mask_valid), .out_ready_i(mask_ready), .out_data_o(mask_data), .count_o()
+  );
+
+  onerma_fifo #(.Width(128), .Depth(4)) u_ks_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(aes_out_valid && (aes_out_kind == KindKs)), .in_ready_o(ks_push_ready),
+    .in_data_i(aes_out_block),
+    .out_valid_o(ks_valid), .out_ready_i(ks_ready), .out_data_o(ks_data), .count_o()
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // H powers for GHASH, one table per message, computed ahead.
+  // ---------------------------------------------------------------------------------------------
+  logic                 pw_valid, pw_ready;
+  logic [Lanes*128-1:0] pw_data;
+  logic                 pow_valid, pow_ready;
+  logic [Lanes*128-1:0] pow_data;
+
+  onerma_ghash_powers #(
+    .NumStages(NumStages),
+    .Lanes    (Lanes)
+  ) u_powers (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .h_valid_i  (h_valid),
+    .h_ready_o  (h_ready),
+    .h_i        (h_data),
+    .pow_valid_o(pw_valid),
+    .pow_ready_i(pw_ready),
+    .pow_o      (pw_data)
+  );
+
+  onerma_fifo #(.Width(Lanes*128), .Depth(1)) u_pow_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(pw_valid), .in_ready_o(pw_ready), .in_data_i(pw_data),
+    .out_valid_o(pow_valid), .out_ready_i(pow_ready), .out_data_o(pow_data), .count_o()
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Per-message bookkeeping from the descriptor.
+  // ---------------------------------------------------------------------------------------------
+  logic   info_valid, info_ready;
+  info_t  info;
+  logic   rinfo_valid, rinfo_ready;
+  rinfo_t rinfo;
+
+  onerma_fifo #(.T(info_t), .Depth(2)) u_info_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(desc_accept), .in_ready_o(info_in_ready),
+    .in_data_i('{aad_len: desc_aad_len_i, pt_len: desc_pt_len_i, decrypt: desc_decrypt_i,
+                 meta: desc_meta_i}),
+    .out_valid_o(info_valid), .out_ready_i(info_ready), .out_data_o(info), .count_o()
+  );
+
+  onerma_fifo #(.T(rinfo_t), .Depth(MsgDepth)) u_rinfo_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(desc_accept), .in_ready_o(rinfo_in_ready),
+    .in_data_i('{tag: desc_tag_i, decrypt: desc_decrypt_i, meta: desc_meta_i}),
+    .out_valid_o(rinfo_valid), .out_ready_i(rinfo_ready), .out_data_o(rinfo), .count_o()
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Data stage: AAD beats, payload beats, then the length block, for the message at the head of
+  // the info FIFO.
+  // ---------------------------------------------------------------------------------------------
+  logic             in_valid, in_ready;
+  logic [127:0]     in_data;
+
+  onerma_fifo #(.Width(128), .Depth(InDepth)) u_in_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(din_valid_i), .in_ready_o(din_ready_o), .in_data_i(din_data_i),
+    .out_valid_o(in_valid), .out_ready_i(in_ready), .out_data_o(in_data), .count_o()
+  );
+
+  logic [IdxW-1:0]  idx_q;  // block index within the message (AAD, payload, length)
+  logic [IdxW-1:0]  n_aad, n_aad_pt, n_total, remaining;
+  logic             is_aad, is_pt, is_len, is_aad_end, is_pt_end;
+  logic             gblk_ready, dbeat_ready, go;
+  logic [127:0]     part_mask, pt_data, ct_data, out_data;
+  gblk_t            gblk;
+  dbeat_t           dbeat;
+
+  assign n_aad      = IdxW'(beats(info.aad_len));
+  assign n_aad_pt   = n_aad + IdxW'(beats(info.pt_len));
+  assign n_total    = n_aad_pt + IdxW'(1);
+  assign remaining  = n_total - idx_q;
+  assign is_aad     = idx_q < n_aad;
+  assign is_pt      = !is_aad && (idx_q < n_aad_pt);
+  assign is_len     = (idx_q == n_aad_pt);
+  assign is_aad_end = (idx_q == n_aad - IdxW'(1));
+  assign is_pt_end  = (idx_q == n_aad_pt - IdxW'(1));
+
+  always_comb begin
+    part_mask = '1;
+    if (is_aad && is_aad_end) begin
+      part_mask = keep_mask(info.aad_len[3:0]);
+    end else if (is_pt && is_pt_end) begin
+      part_mask = keep_mask(info.pt_len[3:0]);
+    end
+  end
+
+  assign pt_data  = in_data & part_mask;
+  assign out_data = (in_data ^ ks_data) & part_mask;
+  assign ct_data  = info.decrypt ? pt_data : out_data;
+
+  always_comb begin
+    unique case (1'b1)
+      is_len:  go = info_valid && gblk_ready;
+      is_pt:   go = info_valid && in_valid && ks_valid && dbeat_ready && gblk_ready;
+      default: go = info_valid && in_valid && gblk_ready;
+    endcase
+  end
+
+  assign in_ready   = go && !is_len;
+  assign ks_ready   = go && is_pt;
+  assign info_ready = go && is_len;
+
+  always_comb begin
+    gblk.data      = is_len ? {(64 - LenW - 3)'(0), info.aad_len, 3'b0,
+                               (64 - LenW - 3)'(0), info.pt_len, 3'b0}
+                            : (is_pt ? ct_data : pt_data);
+    gblk.final_blk = remaining <= IdxW'(Lanes);
+    gblk.pow       = gblk.final_blk ? PowW'(remaining - IdxW'(1)) : PowW'(Lanes - 1);
+    gblk.last      = is_len;
+  end
+
+  assign dbeat = '{data: out_data, last: is_pt_end, meta: info.meta};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      idx_q <= '0;
+    end else if (go) begin
+      idx_q <= is_len ? '0 : idx_q + IdxW'(1);
+    end
+  end
+
+  logic   g_valid, g_ready;
+  gblk_t  g_blk;
+
+  onerma_skid #(.T(gblk_t)) u_gblk_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(go), .in_ready_o(gblk_ready), .in_data_i(gblk),
+    .out_valid_o(g_valid), .out_ready_i(g_ready), .out_data_o(g_blk)
+  );
+
+  dbeat_t dout_beat;
+
+  onerma_skid #(.T(dbeat_t)) u_dout_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(go && is_pt), .in_ready_o(dbeat_ready), .in_data_i(dbeat),
+    .out_valid_o(dout_valid_o), .out_ready_i(dout_ready_i), .out_data_o(dout_beat)
+  );
+
+  assign dout_data_o = dout_beat.data;
+  assign dout_last_o = dout_beat.last;
+  assign dout_meta_o = dout_beat.meta;
+
+  // ---------------------------------------------------------------------------------------------
+  // GHASH and tag.
+  // ---------------------------------------------------------------------------------------------
+  logic         s_valid, s_ready;
+  logic [127:0] s_data;
+
+  onerma_ghash #(
+    .Pipelined(Pipelined),
+    .NumStages(NumStages)
+  ) u_ghash (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .blk_valid_i(g_valid),
+    .blk_ready_o(g_ready),
+    .blk_data_i (g_blk.data),
+    .blk_pow_i  (g_blk.pow),
+    .blk_final_i(g_blk.final_blk),
+    .blk_last_i (g_blk.last),
+    .pow_valid_i(pow_valid),
+    .pow_ready_o(pow_ready),
+    .pow_i      (pow_data),
+    .s_valid_o  (s_valid),
+    .s_ready_i  (s_ready),
+    .s_o        (s_data)
+  );
+
+  logic         res_push_ready, tag_go;
+  logic [127:0] tag;
+  res_t         res_in, res_out;
+
+  assign tag         = s_data ^ mask_data;
+  assign tag_go      = s_valid && mask_valid && rinfo_valid && res_push_ready;
+  assign s_ready     = tag_go;
+  assign mask_ready  = tag_go;
+  assign rinfo_ready = tag_go;
+  assign res_in      = '{tag: tag, auth_ok: !rinfo.decrypt || (tag == rinfo.tag), meta: rinfo.meta};
+
+  onerma_skid #(.T(res_t)) u_res_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(tag_go), .in_ready_o(res_push_ready), .in_data_i(res_in),
+    .out_valid_o(res_valid_o), .out_ready_i(res_ready_i), .out_data_o(res_out)
+  );
+
+  assign res_tag_o     = res_out.tag;
+  assign res_auth_ok_o = res_out.auth_ok;
+  assign res_meta_o    = res_out.meta;
+
+  /* verilator lint_on PINCONNECTEMPTY */
+
+endmodule
+
+`default_nettype wire

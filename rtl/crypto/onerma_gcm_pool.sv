@@ -1,0 +1,286 @@
+`default_nettype none
+
+/// NumEngines AES-GCM engines (onerma_gcm_engine) behind one set of engine ports.
+///
+/// - desc: each descriptor goes to an engine that can take one (desc_ready), searched with a
+///   rotating start (onerma_rr_pick) so consecutive messages spread over the engines; any engine
+///   may get any message.
+/// - din: the beats follow the descriptors' order on one shared stream; a route FIFO
+///   {engine, beats} written at each descriptor handshake sends each message's beats to its
+///   engine. Messages without beats (no AAD, no payload) take no route entry.
+/// - dout, res: round-robin arbiters (onerma_rr_arb) over the engines. Results come out in
+///   completion order, not message order, each carrying its meta; payload beats of different
+///   messages may interleave on dout (each beat carries meta and last).
+/// Aggregate rate is bounded by the one 128-bit beat per cycle of the shared din stream; with
+/// slow (iterative) engines give them an InDepth that holds a whole message so a message enters
+/// at full rate and the next one can start on another engine.
+///
+/// AbstractEngines = 1 replaces the engines by onerma_gcm_engine_abstract (formal/ only): the
+/// AES/GHASH datapath is beyond a solver, the pool's routing is what the proof is about.
+module onerma_gcm_pool #(
+  parameter int unsigned NumEngines      = 2,
+  parameter bit          Pipelined       = 1'b1,
+  parameter int unsigned NumStages       = 4,
+  parameter int unsigned LenW            = 16,
+  parameter int unsigned InDepth         = 2,
+  parameter int unsigned MsgDepth        = 4,
+  parameter bit          AbstractEngines = 1'b0,
+  parameter type         meta_t          = logic [7:0],
+  // Derived, do not override.
+  parameter int unsigned EngW            = (NumEngines > 1) ? $clog2(NumEngines) : 1
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+
+  input  logic              desc_valid_i,
+  output logic              desc_ready_o,
+  input  logic [127:0]      desc_key_i,
+  input  logic [95:0]       desc_iv_i,
+  input  logic [LenW-1:0]   desc_aad_len_i,
+  input  logic [LenW-1:0]   desc_pt_len_i,
+  input  logic              desc_decrypt_i,
+  input  logic [127:0]      desc_tag_i,
+  input  meta_t             desc_meta_i,
+
+  input  logic              din_valid_i,
+  output logic              din_ready_o,
+  input  logic [127:0]      din_data_i,
+
+  output logic              dout_valid_o,
+  input  logic              dout_ready_i,
+  output logic [127:0]      dout_data_o,
+  output logic              dout_last_o,
+  output meta_t             dout_meta_o,
+
+  output logic              res_valid_o,
+  input  logic              res_ready_i,
+  output logic [127:0]      res_tag_o,
+  output logic              res_auth_ok_o,
+  output meta_t             res_meta_o
+);
+
+  localparam int unsigned BeatW      = LenW - 2;  // AAD + payload beats of one message
+  localparam int unsigned RouteDepth = 2 * NumEngines;
+
+  typedef struct packed {
+    logic [EngW-1:0]  eng;
+    logic [BeatW-1:0] beats;
+  } route_t;
+
+  typedef struct packed {
+    logic [127:0] data;
+    logic         last;
+    meta_t        meta;
+  } dbeat_t;
+
+  typedef struct packed {
+    logic [127:0] tag;
+    logic         auth_ok;
+    meta_t        meta;
+  } res_t;
+
+  function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
+    return BeatW'((32'(len) + 32'd15) >> 4);
+  endfunction
+
+  logic [NumEngines-1:0] e_desc_valid, e_desc_ready;
+  logic [NumEngines-1:0] e_din_valid, e_din_ready;
+  logic [NumEngines-1:0] e_dout_valid, e_dout_ready;
+  logic [NumEngines-1:0] e_res_valid, e_res_ready;
+  dbeat_t [NumEngines-1:0] e_dout;
+  res_t   [NumEngines-1:0] e_res;
+
+  // ---------------------------------------------------------------------------------------------
+  // Descriptor dispatch.
+  // ---------------------------------------------------------------------------------------------
+  logic [EngW-1:0]  ptr_q, pick;
+  logic             any_free, route_in_ready, desc_accept;
+  logic [BeatW-1:0] desc_beats;
+
+  onerma_rr_pick #(
+    .N(NumEngines)
+  ) u_pick (
+    .req_i  (e_desc_ready),
+    .ptr_i  (ptr_q),
+    .valid_o(any_free),
+    .idx_o  (pick)
+  );
+
+  assign desc_beats   = beats(desc_aad_len_i) + beats(desc_pt_len_i);
+  // Only the picked engine sees valid, and only in a cycle where it is ready, so the engine
+  // takes the descriptor in the cycle it sees it.
+  assign desc_ready_o = any_free && (route_in_ready || (desc_beats == '0));
+  assign desc_accept  = desc_valid_i && desc_ready_o;
+
+  for (genvar e = 0; e < NumEngines; e++) begin : g_desc_valid
+    assign e_desc_valid[e] = desc_accept && (pick == EngW'(e));
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ptr_q <= '0;
+    end else if (desc_accept) begin
+      ptr_q <= (pick == EngW'(NumEngines - 1)) ? '0 : pick + EngW'(1);
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Beat routing.
+  // ---------------------------------------------------------------------------------------------
+  logic             route_valid, route_ready, din_accept;
+  route_t           route;
+  logic [BeatW-1:0] beat_q;
+
+  onerma_fifo #(
+    .T    (route_t),
+    .Depth(RouteDepth)
+  ) u_route_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .flush_i    (1'b0),
+    .in_valid_i (desc_accept && (desc_beats != '0)),
+    .in_ready_o (route_in_ready),
+    .in_data_i  ('{eng: pick, beats: desc_beats}),
+    .out_valid_o(route_valid),
+    .out_ready_i(route_ready),
+    .out_data_o (route),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count_o    ()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
+
+  assign din_ready_o = route_valid && e_din_ready[route.eng];
+  assign din_accept  = din_valid_i && din_ready_o;
+  assign route_ready = din_accept && (beat_q == route.beats - BeatW'(1));
+
+  for (genvar e = 0; e < NumEngines; e++) begin : g_din_valid
+    assign e_din_valid[e] = din_valid_i && route_valid && (route.eng == EngW'(e));
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      beat_q <= '0;
+    end else if (din_accept) begin
+      beat_q <= route_ready ? '0 : beat_q + BeatW'(1);
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Engines.
+  // ---------------------------------------------------------------------------------------------
+  for (genvar e = 0; e < NumEngines; e++) begin : g_eng
+    if (AbstractEngines) begin : g_abstract
+      onerma_gcm_engine_abstract #(
+        .LenW  (LenW),
+        .meta_t(meta_t)
+      ) u_engine (
+        .clk_i         (clk_i),
+        .rst_ni        (rst_ni),
+        .desc_valid_i  (e_desc_valid[e]),
+        .desc_ready_o  (e_desc_ready[e]),
+        .desc_key_i    (desc_key_i),
+        .desc_iv_i     (desc_iv_i),
+        .desc_aad_len_i(desc_aad_len_i),
+        .desc_pt_len_i (desc_pt_len_i),
+        .desc_decrypt_i(desc_decrypt_i),
+        .desc_tag_i    (desc_tag_i),
+        .desc_meta_i   (desc_meta_i),
+        .din_valid_i   (e_din_valid[e]),
+        .din_ready_o   (e_din_ready[e]),
+        .din_data_i    (din_data_i),
+        .dout_valid_o  (e_dout_valid[e]),
+        .dout_ready_i  (e_dout_ready[e]),
+        .dout_data_o   (e_dout[e].data),
+        .dout_last_o   (e_dout[e].last),
+        .dout_meta_o   (e_dout[e].meta),
+        .res_valid_o   (e_res_valid[e]),
+        .res_ready_i   (e_res_ready[e]),
+        .res_tag_o     (e_res[e].tag),
+        .res_auth_ok_o (e_res[e].auth_ok),
+        .res_meta_o    (e_res[e].meta)
+      );
+    end else begin : g_real
+      onerma_gcm_engine #(
+        .Pipelined(Pipelined),
+        .NumStages(NumStages),
+        .LenW     (LenW),
+        .InDepth  (InDepth),
+        .MsgDepth (MsgDepth),
+        .meta_t   (meta_t)
+      ) u_engine (
+        .clk_i         (clk_i),
+        .rst_ni        (rst_ni),
+        .desc_valid_i  (e_desc_valid[e]),
+        .desc_ready_o  (e_desc_ready[e]),
+        .desc_key_i    (desc_key_i),
+        .desc_iv_i     (desc_iv_i),
+        .desc_aad_len_i(desc_aad_len_i),
+        .desc_pt_len_i (desc_pt_len_i),
+        .desc_decrypt_i(desc_decrypt_i),
+        .desc_tag_i    (desc_tag_i),
+        .desc_meta_i   (desc_meta_i),
+        .din_valid_i   (e_din_valid[e]),
+        .din_ready_o   (e_din_ready[e]),
+        .din_data_i    (din_data_i),
+        .dout_valid_o  (e_dout_valid[e]),
+        .dout_ready_i  (e_dout_ready[e]),
+        .dout_data_o   (e_dout[e].data),
+        .dout_last_o   (e_dout[e].last),
+        .dout_meta_o   (e_dout[e].meta),
+        .res_valid_o   (e_res_valid[e]),
+        .res_ready_i   (e_res_ready[e]),
+        .res_tag_o     (e_res[e].tag),
+        .res_auth_ok_o (e_res[e].auth_ok),
+        .res_meta_o    (e_res[e].meta)
+      );
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Outputs.
+  // ---------------------------------------------------------------------------------------------
+  dbeat_t dout;
+  res_t   res;
+
+  /* verilator lint_off PINCONNECTEMPTY */
+  onerma_rr_arb #(
+    .N(NumEngines),
+    .T(dbeat_t)
+  ) u_dout_arb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (e_dout_valid),
+    .in_ready_o (e_dout_ready),
+    .in_data_i  (e_dout),
+    .out_valid_o(dout_valid_o),
+    .out_ready_i(dout_ready_i),
+    .out_data_o (dout),
+    .out_idx_o  ()
+  );
+
+  onerma_rr_arb #(
+    .N(NumEngines),
+    .T(res_t)
+  ) u_res_arb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (e_res_valid),
+    .in_ready_o (e_res_ready),
+    .in_data_i  (e_res),
+    .out_valid_o(res_valid_o),
+    .out_ready_i(res_ready_i),
+    .out_data_o (res),
+    .out_idx_o  ()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  assign dout_data_o   = dout.data;
+  assign dout_last_o   = dout.last;
+  assign dout_meta_o   = dout.meta;
+  assign res_tag_o     = res.tag;
+  assign res_auth_ok_o = res.auth_ok;
+  assign res_meta_o    = res.meta;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,199 @@
+`default_nettype none
+
+/// GF(2^128) multiplier in GCM bit order, z = x * y, built from NumStages digit stages
+/// (onerma_gf128_mul_stage, 128 / NumStages coefficients of x each).
+///
+/// Pipelined = 1: the stages are unrolled with a register after each one. One product per cycle
+///   (in_ready_o is constant 1); a product presented in cycle c appears in cycle c + NumStages.
+/// Pipelined = 0: one stage used NumStages times. The first digit is folded in on the accepting
+///   edge, so a product presented in cycle c appears in cycle c + NumStages, and a new one can be
+///   accepted in that same cycle (II = NumStages).
+///
+/// Both: out_valid_o is high for exactly one cycle per product and there is no output
+/// back-pressure: the user must take the result in that cycle (GHASH writes it into a register
+/// file, the power unit into its power table). `side_i` travels with the product.
+/// Only valid bits and the iteration counter are reset.
+module onerma_gf128_mul #(
+  /// 1: unrolled and registered after every stage (II = 1). 0: iterative (II = NumStages).
+  parameter bit          Pipelined = 1'b1,
+  /// Number of digit stages: 1, 2, 4, 8, 16, ... (divides 128). Also the latency in cycles.
+  parameter int unsigned NumStages = 4,
+  /// Side-band payload, returned with the product.
+  parameter type         side_t    = logic
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         in_valid_i,
+  output logic         in_ready_o,
+  input  logic [127:0] in_x_i,
+  input  logic [127:0] in_y_i,
+  input  side_t        in_side_i,
+  output logic         out_valid_o,
+  output logic [127:0] out_z_o,
+  output side_t        out_side_o
+);
+
+  localparam int unsigned Digit = 128 / NumStages;
+
+  if (128 % NumStages != 0) begin : g_bad_param
+    $error("onerma_gf128_mul: NumStages must divide 128");
+  end
+
+  if (Pipelined) begin : g_pipe
+    logic [NumStages-1:0] valid_q;
+    logic [127:0]         z_q    [NumStages];
+    logic [127:0]         v_q    [NumStages];
+    logic [127:0]         x_q    [NumStages];
+    side_t                side_q [NumStages];
+
+    for (genvar s = 0; s < NumStages; s++) begin : g_stage
+      logic         valid_in;
+      logic [127:0] z_in, v_in, x_in, z_next, v_next;
+      side_t        side_in;
+
+      if (s == 0) begin : g_first
+        assign valid_in = in_valid_i;
+        assign z_in     = '0;
+        assign v_in     = in_y_i;
+        assign x_in     = in_x_i;
+        assign side_in  = in_side_i;
+      end else begin : g_next
+        assign valid_in = valid_q[s-1];
+        assign z_in     = z_q[s-1];
+        assign v_in     = v_q[s-1];
+        assign x_in     = x_q[s-1];
+        assign side_in  = side_q[s-1];
+      end
+
+      onerma_gf128_mul_stage #(
+        .Digit(Digit)
+      ) u_stage (
+        .z_i(z_in),
+        .v_i(v_in),
+        .x_i(x_in[127-s*Digit -: Digit]),
+        .z_o(z_next),
+        .v_o(v_next)
+      );
+
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          valid_q[s] <= 1'b0;
+        end else begin
+          valid_q[s] <= valid_in;
+        end
+      end
+
+      // Data registers load only real products, so idle cycles do not toggle them.
+      always_ff @(posedge clk_i) begin
+        if (valid_in) begin
+          z_q[s]    <= z_next;
+          v_q[s]    <= v_next;
+          x_q[s]    <= x_in;
+          side_q[s] <= side_in;
+        end
+      end
+    end
+
+    // The shifted multiplicand and the multiplier digits of the last stage are not needed
+    // further; synthesis removes those flops.
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [127:0] unused_v, unused_x;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_v = v_q[NumStages-1];
+    assign unused_x = x_q[NumStages-1];
+
+    assign in_ready_o  = 1'b1;
+    assign out_valid_o = valid_q[NumStages-1];
+    assign out_z_o     = z_q[NumStages-1];
+    assign out_side_o  = side_q[NumStages-1];
+
+  end else begin : g_iter
+    localparam int unsigned CntW = (NumStages > 1) ? $clog2(NumStages + 1) : 1;
+
+    logic            busy_q, done_q;
+    logic [CntW-1:0] cnt_q;  // digits folded in so far
+    logic [127:0]    z_q, v_q, x_q;
+    side_t           side_q;
+
+    logic            accept, step, finish;
+    logic [127:0]    z_in, v_in, z_next, v_next;
+    logic [Digit-1:0] x_digit;
+
+    // A product is done once all digits are in; the result stays in z_q for one cycle.
+    assign in_ready_o = !busy_q;
+    assign accept     = in_valid_i && in_ready_o;
+    assign step       = busy_q && !done_q;
+    assign finish     = step && (cnt_q == CntW'(NumStages - 1));
+
+    // x_q is shifted left by a digit per step, so the next digit is always at the top.
+    assign z_in    = accept ? '0 : z_q;
+    assign v_in    = accept ? in_y_i : v_q;
+    assign x_digit = accept ? in_x_i[127 -: Digit] : x_q[127 -: Digit];
+
+    onerma_gf128_mul_stage #(
+      .Digit(Digit)
+    ) u_stage (
+      .z_i(z_in),
+      .v_i(v_in),
+      .x_i(x_digit),
+      .z_o(z_next),
+      .v_o(v_next)
+    );
+
+    if (NumStages == 1) begin : g_single
+      // One digit is the whole product: the accepting edge finishes it.
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          busy_q <= 1'b0;
+          done_q <= 1'b0;
+          cnt_q  <= '0;
+        end else begin
+          busy_q <= 1'b0;
+          done_q <= accept;
+          cnt_q  <= '0;
+        end
+      end
+      assign out_valid_o = done_q;
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic unused_finish;
+      /* verilator lint_on UNUSEDSIGNAL */
+      assign unused_finish = finish;
+    end else begin : g_multi
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          busy_q <= 1'b0;
+          done_q <= 1'b0;
+          cnt_q  <= '0;
+        end else begin
+          done_q <= finish;
+          if (accept) begin
+            busy_q <= 1'b1;
+            cnt_q  <= CntW'(1);
+          end else if (finish) begin
+            busy_q <= 1'b0;
+          end else if (step) begin
+            cnt_q <= cnt_q + CntW'(1);
+          end
+        end
+      end
+      assign out_valid_o = done_q;
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (accept || step) begin
+        z_q <= z_next;
+        v_q <= v_next;
+        x_q <= (accept ? in_x_i : x_q) << Digit;
+      end
+      if (accept) begin
+        side_q <= in_side_i;
+      end
+    end
+
+    assign out_z_o    = z_q;
+    assign out_side_o = side_q;
+  end
+
+endmodule
+
+`default_nettype wire

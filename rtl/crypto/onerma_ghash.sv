@@ -1,0 +1,182 @@
+`default_nettype none
+
+/// GHASH (NIST SP 800-38D) at one block per cycle despite the multiply's loop dependency.
+///
+/// The multiplier (onerma_gf128_mul) has a latency of NumStages cycles. Pipelined: it accepts a
+/// product every cycle, so the blocks are spread over Lanes = NumStages independent accumulators
+/// (block j of the global block stream goes to lane j mod Lanes) and each lane multiplies by an
+/// aggregated power of H. A message of n blocks X_0..X_{n-1} needs
+///   S = sum_i X_i * H^(n-i).
+/// Block i is absorbed as acc = (acc + X_i) * H^m with m = min(n - i, Lanes): the lane's later
+/// blocks each add a factor H^Lanes and the lane's last block (one of the message's last Lanes
+/// blocks, the "final" ones) adds H^(n - last), which gives exactly H^(n-i) in total. The final
+/// products are not written back to their lane (the lane restarts at zero for the next message)
+/// but XORed into the message's S. Because the lane counter runs on across messages, the
+/// previous block of any lane is a final block of an earlier message, so messages follow each
+/// other without a gap.
+/// Iterative (Pipelined = 0): the multiplier has II = NumStages, one lane, m is always 1.
+///
+/// Inputs, all valid/ready:
+/// - blk: one 128-bit block with pow = m - 1, final (n - i <= Lanes) and last (i = n - 1); the
+///   producer (the GCM engine's data stage) knows n and supplies these.
+/// - pow: per message, the table H^1..H^Lanes (bits [128*k +: 128] = H^(k+1)); it must be the
+///   current message's table while that message's blocks are taken; it is popped with the last
+///   block.
+/// - s: per message, S = GHASH_H(blocks), in message order.
+module onerma_ghash #(
+  parameter bit          Pipelined = 1'b1,
+  /// Multiplier stages (divides 128); also the number of lanes when pipelined.
+  parameter int unsigned NumStages = 4,
+  // Derived, do not override.
+  parameter int unsigned Lanes     = Pipelined ? NumStages : 1,
+  parameter int unsigned PowW      = (Lanes > 1) ? $clog2(Lanes) : 1
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+
+  input  logic                   blk_valid_i,
+  output logic                   blk_ready_o,
+  input  logic [127:0]           blk_data_i,
+  input  logic [PowW-1:0]        blk_pow_i,
+  input  logic                   blk_final_i,
+  input  logic                   blk_last_i,
+
+  input  logic                   pow_valid_i,
+  output logic                   pow_ready_o,
+  input  logic [Lanes*128-1:0]   pow_i,
+
+  output logic                   s_valid_o,
+  input  logic                   s_ready_i,
+  output logic [127:0]           s_o
+);
+
+  localparam int unsigned LaneW  = (Lanes > 1) ? $clog2(Lanes) : 1;
+  // S results that can be in flight: one per block in the multiplier at most.
+  localparam int unsigned SDepth = 2;
+  localparam int unsigned CredW  = $clog2(SDepth + NumStages + 2);
+
+  typedef struct packed {
+    logic [LaneW-1:0] lane;
+    logic             final_blk;
+    logic             last;
+  } side_t;
+
+  logic [LaneW-1:0]   lane_q;
+  logic [Lanes-1:0]   live_q;
+  logic [127:0]       acc_q [Lanes];
+  logic               s_live_q;
+  logic [127:0]       s_acc_q;
+  logic [CredW-1:0]   lasts_in_flight_q;
+
+  logic               mul_in_valid, mul_in_ready, mul_out_valid;
+  logic [127:0]       mul_out_z, feedback, pow_sel;
+  side_t              mul_in_side, mul_out_side;
+
+  logic               s_push, s_push_ready;
+  logic [127:0]       s_push_data;
+  logic [$clog2(SDepth+1)-1:0] s_count;
+  logic               credit_ok, accept;
+
+  // A last block may enter only if its S is sure to find room in the output FIFO, since the
+  // multiplier cannot be stalled.
+  assign credit_ok   = (CredW'(s_count) + lasts_in_flight_q) < CredW'(SDepth);
+  assign blk_ready_o = pow_valid_i && mul_in_ready && (!blk_last_i || credit_ok);
+  assign accept      = blk_valid_i && blk_ready_o;
+  assign pow_ready_o = accept && blk_last_i;
+
+  // The lane's previous product may come out of the multiplier in this very cycle: forward it.
+  always_comb begin
+    if (mul_out_valid && (mul_out_side.lane == lane_q)) begin
+      feedback = mul_out_side.final_blk ? '0 : mul_out_z;
+    end else begin
+      feedback = live_q[lane_q] ? acc_q[lane_q] : '0;
+    end
+  end
+
+  if (Lanes > 1) begin : g_pow_mux
+    assign pow_sel = pow_i[128*blk_pow_i +: 128];
+  end else begin : g_pow_one
+    assign pow_sel = pow_i[127:0];
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_pow;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_pow = blk_pow_i[0];
+  end
+
+  assign mul_in_valid = accept;
+  assign mul_in_side  = '{lane: lane_q, final_blk: blk_final_i, last: blk_last_i};
+
+  onerma_gf128_mul #(
+    .Pipelined(Pipelined),
+    .NumStages(NumStages),
+    .side_t   (side_t)
+  ) u_mul (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (mul_in_valid),
+    .in_ready_o (mul_in_ready),
+    .in_x_i     (pow_sel),
+    .in_y_i     (feedback ^ blk_data_i),
+    .in_side_i  (mul_in_side),
+    .out_valid_o(mul_out_valid),
+    .out_z_o    (mul_out_z),
+    .out_side_o (mul_out_side)
+  );
+
+  assign s_push      = mul_out_valid && mul_out_side.final_blk && mul_out_side.last;
+  assign s_push_data = (s_live_q ? s_acc_q : '0) ^ mul_out_z;
+
+  onerma_fifo #(
+    .Width(128),
+    .Depth(SDepth)
+  ) u_s_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .flush_i    (1'b0),
+    .in_valid_i (s_push),
+    .in_ready_o (s_push_ready),
+    .in_data_i  (s_push_data),
+    .out_valid_o(s_valid_o),
+    .out_ready_i(s_ready_i),
+    .out_data_o (s_o),
+    .count_o    (s_count)
+  );
+
+  // The credit check makes a push into a full FIFO impossible; nothing to do with its ready.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_s_ready;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign unused_s_ready = s_push_ready;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lane_q            <= '0;
+      live_q            <= '0;
+      s_live_q          <= 1'b0;
+      lasts_in_flight_q <= '0;
+    end else begin
+      if (accept) begin
+        lane_q <= (lane_q == LaneW'(Lanes - 1)) ? '0 : lane_q + LaneW'(1);
+      end
+      if (mul_out_valid) begin
+        live_q[mul_out_side.lane] <= !mul_out_side.final_blk;
+        if (mul_out_side.final_blk) begin
+          s_live_q <= !mul_out_side.last;
+        end
+      end
+      lasts_in_flight_q <= lasts_in_flight_q + CredW'(accept && blk_last_i) - CredW'(s_push);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (mul_out_valid && !mul_out_side.final_blk) begin
+      acc_q[mul_out_side.lane] <= mul_out_z;
+    end
+    if (mul_out_valid && mul_out_side.final_blk && !mul_out_side.last) begin
+      s_acc_q <= s_push_data;
+    end
+  end
+
+endmodule
+
+`default_nettype wire

