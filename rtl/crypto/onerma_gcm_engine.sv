@@ -228,7 +228,9 @@ module onerma_gcm_engine #(
     .out_valid_o(mask_valid), .out_ready_i(mask_ready), .out_data_o(mask_data), .count_o()
   );
 
-  onerma_fifo #(.Width(128), .Depth(4)) u_ks_fifo (
+  // 16 deep so the issuer runs far enough ahead that the next message's H and its powers are ready
+  // before its data: with 4 the engine lost ~10 cycles at every 4 KB message boundary.
+  onerma_fifo #(.Width(128), .Depth(16)) u_ks_fifo (
     .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
     .in_valid_i(aes_out_valid && (aes_out_kind == KindKs)), .in_ready_o(ks_push_ready),
     .in_data_i(aes_out_block),
