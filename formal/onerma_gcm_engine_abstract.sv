@@ -150,6 +150,31 @@ module onerma_gcm_engine_abstract #(
   logic unused;
   assign unused = ^{desc_key_i, desc_iv_i, desc_decrypt_i, desc_tag_i, din_data_i[127:8]};
 
+`ifdef FORMAL
+  // ---- View for the pool's k-induction (onerma_gcm_pool_props reads the f_* signals
+  // hierarchically) and the engine's own invariants, which hold for any inputs.
+  // A message is "pending" while it still takes din beats: the head until beats_done, the entry
+  // behind it if it has beats at all.
+  logic [1:0] f_cnt;          // messages queued (head and the one behind it)
+  msg_t       f_second;       // the message behind the head, valid when f_cnt == 2
+  logic       f_head_pend, f_second_pend;
+
+  assign f_cnt         = u_msgs.count_q;
+  assign f_second      = u_msgs.mem_q[!u_msgs.rptr_q];
+  assign f_head_pend   = head_valid && !beats_done;
+  assign f_second_pend = (f_cnt == 2'd2) && (f_second.beats != '0);
+
+  always_comb if (rst_ni) begin
+    // Two-entry queue: write pointer = read pointer + occupancy.
+    assert (f_cnt <= 2'd2);
+    assert (u_msgs.wptr_q == (u_msgs.rptr_q ^ f_cnt[0]));
+    // The beat counter belongs to the head and never passes its beat count.
+    if (head_valid) assert (beat_q <= head.beats);
+    else            assert (beat_q == '0);
+    assert (32'(stall_cnt_q) <= MaxStall);
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -8,15 +8,20 @@
 
 use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
-use onerma_rtl::{aes_iter, aes_key_step, aes_pipe, kd_iter, kd_pipe};
+use onerma_rtl::{aes_iter, aes_key_step, aes_pipe, aes_pipe_lut, kd_iter, kd_pipe};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
 /// `Latency` of onerma_aes_core (documented in the RTL header and docs/crypto.md): cycles from the
-/// input handshake cycle to the first cycle with out_valid for that block, in both modes.
-const LATENCY: u64 = 10;
-/// Blocks the pipelined core holds (one per round stage).
-const PIPE_CAPACITY: usize = 10;
+/// input handshake cycle to the first cycle with out_valid for that block. Pipelined: 10 rounds of
+/// S-box latency (3 in block RAM, 1 in LUTs) plus the output FIFO.
+const PIPE_RAM_LATENCY: u64 = 31;
+const PIPE_LUT_LATENCY: u64 = 11;
+const ITER_LATENCY: u64 = 10;
+/// Blocks the pipelined cores hold: their `OutDepth` credits (pipeline plus output FIFO), the
+/// power of two above Latency + 1.
+const PIPE_RAM_CAPACITY: usize = 64;
+const PIPE_LUT_CAPACITY: usize = 16;
 /// Initiation interval of the iterative core with the output always taken.
 const ITER_II: u64 = 10;
 
@@ -165,6 +170,7 @@ macro_rules! kd_dut {
 }
 
 aes_dut!(aes_pipe);
+aes_dut!(aes_pipe_lut);
 aes_dut!(aes_iter);
 kd_dut!(kd_pipe);
 kd_dut!(kd_iter);
@@ -190,8 +196,11 @@ impl Env {
 /// Which back-pressure contract to check on top of the stream rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// Ten stages, bubbles squeezed: in_ready is low only with all stages full and out stalled.
-    Pipelined,
+    /// Pipelined, block-RAM S-boxes. Stages and a FIFO behind credits: in_ready is low only with
+    /// all credits out.
+    PipeRam,
+    /// Pipelined, LUT S-boxes; same contract, shorter latency.
+    PipeLut,
     /// One block at a time.
     Iterative,
 }
@@ -199,8 +208,17 @@ enum Mode {
 impl Mode {
     fn capacity(self) -> usize {
         match self {
-            Mode::Pipelined => PIPE_CAPACITY,
+            Mode::PipeRam => PIPE_RAM_CAPACITY,
+            Mode::PipeLut => PIPE_LUT_CAPACITY,
             Mode::Iterative => 1,
+        }
+    }
+
+    fn latency(self) -> u64 {
+        match self {
+            Mode::PipeRam => PIPE_RAM_LATENCY,
+            Mode::PipeLut => PIPE_LUT_LATENCY,
+            Mode::Iterative => ITER_LATENCY,
         }
     }
 }
@@ -236,7 +254,7 @@ fn run_stream<D: Dut>(
     let ready_len = env.ready.len() as u64;
     // Generous bound even for the iterative core: per block its gap, the latency and two full
     // turns of the ready pattern.
-    let limit = (n as u64 + 2) * (max_gap + LATENCY + 2 + 2 * ready_len) + 200;
+    let limit = (n as u64 + 2) * (max_gap + mode.latency() + 2 + 2 * ready_len) + 200;
 
     dut.do_reset();
     let mut run = Run::default();
@@ -279,7 +297,9 @@ fn run_stream<D: Dut>(
         if in_flight > mode.capacity() {
             return Err(format!("cycle {cycle}: {in_flight} blocks in flight"));
         }
-        if mode == Mode::Pipelined && !in_ready && (out_ready || in_flight < PIPE_CAPACITY) {
+        // Credit back-pressure: in_ready is low exactly when all credits are out, whatever
+        // out_ready does in this cycle.
+        if mode != Mode::Iterative && !in_ready && in_flight < mode.capacity() {
             return Err(format!(
                 "cycle {cycle}: in_ready low with out_ready={out_ready}, {in_flight} in flight"
             ));
@@ -312,7 +332,7 @@ fn run_stream<D: Dut>(
         if run.outputs.len() == n {
             // Keep clocking past the latency: nothing more may come out.
             drain += 1;
-            if drain > LATENCY + 2 {
+            if drain > mode.latency() + 2 {
                 break;
             }
         }
@@ -420,14 +440,19 @@ fn fips_vectors<D: Dut<In = AesIn>>(mode: Mode) {
     );
     assert_eq!(
         run.offered_at[0] - run.accepted_at[0],
-        LATENCY,
+        mode.latency(),
         "{mode:?}: latency"
     );
 }
 
 #[test]
 fn fips197_pipelined() {
-    fips_vectors::<aes_pipe::Model>(Mode::Pipelined);
+    fips_vectors::<aes_pipe::Model>(Mode::PipeRam);
+}
+
+#[test]
+fn fips197_pipelined_lut_sboxes() {
+    fips_vectors::<aes_pipe_lut::Model>(Mode::PipeLut);
 }
 
 #[test]
@@ -456,17 +481,20 @@ fn counting_inputs(n: usize) -> Vec<AesIn> {
 
 #[test]
 fn pipelined_throughput_and_latency() {
+    pipelined_throughput::<aes_pipe::Model>("aes_pipe", Mode::PipeRam);
+}
+
+#[test]
+fn pipelined_lut_sboxes_throughput_and_latency() {
+    pipelined_throughput::<aes_pipe_lut::Model>("aes_pipe_lut", Mode::PipeLut);
+}
+
+fn pipelined_throughput<D: Dut<In = AesIn>>(name: &str, mode: Mode) {
     const N: usize = 2000;
     let inputs = counting_inputs(N);
-    let mut dut = aes_pipe::Model::new();
-    let run = run_stream(
-        &mut dut,
-        &inputs,
-        &inputs[0],
-        &Env::flat_out(),
-        Mode::Pipelined,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let mut dut = D::fresh();
+    let run = run_stream(&mut dut, &inputs, &inputs[0], &Env::flat_out(), mode)
+        .unwrap_or_else(|e| panic!("{e}"));
     check_outputs(&run, &inputs, |x| aes_ref(&x.key, &x.block)).unwrap_or_else(|e| panic!("{e}"));
 
     let first_in = run.accepted_at[0];
@@ -482,7 +510,7 @@ fn pipelined_throughput_and_latency() {
         .map(|(a, t)| t - a)
         .collect();
     eprintln!(
-        "aes_pipe: {N} blocks, input {in_rate:.4} blocks/cycle, output {out_rate:.4} blocks/cycle, \
+        "{name}: {N} blocks, input {in_rate:.4} blocks/cycle, output {out_rate:.4} blocks/cycle, \
          latency {}..{} cycles",
         latencies.iter().min().copied().unwrap_or(0),
         latencies.iter().max().copied().unwrap_or(0)
@@ -494,8 +522,9 @@ fn pipelined_throughput_and_latency() {
         "an output cycle was lost"
     );
     assert!(
-        latencies.iter().all(|&l| l == LATENCY),
-        "latency not constant {LATENCY}"
+        latencies.iter().all(|&l| l == mode.latency()),
+        "latency not constant {}",
+        mode.latency()
     );
 }
 
@@ -525,7 +554,7 @@ fn iterative_initiation_interval() {
         intervals.iter().all(|&i| i == ITER_II),
         "II not {ITER_II}: {intervals:?}"
     );
-    assert_eq!(run.taken_at[0] - run.accepted_at[0], LATENCY);
+    assert_eq!(run.taken_at[0] - run.accepted_at[0], ITER_LATENCY);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,7 +576,7 @@ fn env() -> impl Strategy<Value = Env> {
             ready[0] = true;
             if stall_bursts {
                 // Long stalls so the pipeline actually fills up and in_ready goes low.
-                ready.extend(std::iter::repeat_n(false, 3 * PIPE_CAPACITY));
+                ready.extend(std::iter::repeat_n(false, 3 * PIPE_RAM_CAPACITY));
             }
             Env { gaps, ready }
         })
@@ -556,7 +585,8 @@ fn env() -> impl Strategy<Value = Env> {
 fn aes_inputs() -> impl Strategy<Value = Vec<AesIn>> {
     prop::collection::vec(
         (block(), block()).prop_map(|(key, block)| AesIn { key, block }),
-        1..48,
+        // Up to more than the block-RAM core's 64 credits, so a stall fills it.
+        1..80,
     )
 }
 
@@ -605,7 +635,16 @@ proptest! {
     fn aes_pipe_matches_oracle(inputs in aes_inputs(), junk in (block(), block()), env in env()) {
         let junk = AesIn { key: junk.0, block: junk.1 };
         let mut dut = aes_pipe::Model::new();
-        let run = run_stream(&mut dut, &inputs, &junk, &env, Mode::Pipelined);
+        let run = run_stream(&mut dut, &inputs, &junk, &env, Mode::PipeRam);
+        let checked = run.and_then(|r| check_outputs(&r, &inputs, |x| aes_ref(&x.key, &x.block)));
+        prop_assert!(checked.is_ok(), "{}", checked.err().unwrap_or_default());
+    }
+
+    #[test]
+    fn aes_pipe_lut_matches_oracle(inputs in aes_inputs(), junk in (block(), block()), env in env()) {
+        let junk = AesIn { key: junk.0, block: junk.1 };
+        let mut dut = aes_pipe_lut::Model::new();
+        let run = run_stream(&mut dut, &inputs, &junk, &env, Mode::PipeLut);
         let checked = run.and_then(|r| check_outputs(&r, &inputs, |x| aes_ref(&x.key, &x.block)));
         prop_assert!(checked.is_ok(), "{}", checked.err().unwrap_or_default());
     }
@@ -626,7 +665,7 @@ proptest! {
     #[test]
     fn kd_pipe_matches_protocol(inputs in kd_inputs(), junk in junk_kd(), env in env()) {
         let mut dut = kd_pipe::Model::new();
-        let run = run_stream(&mut dut, &inputs, &junk, &env, Mode::Pipelined);
+        let run = run_stream(&mut dut, &inputs, &junk, &env, Mode::PipeRam);
         let checked = run.and_then(|r| check_outputs(&r, &inputs, kd_ref));
         prop_assert!(checked.is_ok(), "{}", checked.err().unwrap_or_default());
     }
@@ -652,9 +691,9 @@ fn kd_block_layout_spelled_out() {
     };
     let block = hex("0a0b0c0d112233440200000000000000");
     let want = aes_ref(&x.kr, &block);
-    for mode in [Mode::Pipelined, Mode::Iterative] {
+    for mode in [Mode::PipeRam, Mode::Iterative] {
         let run = match mode {
-            Mode::Pipelined => run_stream(
+            Mode::PipeRam | Mode::PipeLut => run_stream(
                 &mut kd_pipe::Model::new(),
                 std::slice::from_ref(&x),
                 &x,

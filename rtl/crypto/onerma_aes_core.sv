@@ -1,28 +1,41 @@
 // AES-128 encryption core with the key schedule computed alongside the data: every block carries
 // its own key, so a new key costs nothing (1RMA changes the key with every op).
 //
-// Pipelined = 1: the ten rounds are unrolled into ten register stages, one block per cycle.
-//   Stage s (1..10) holds the state after round s and round key s; stage 1 takes the input block
-//   and key directly (AddRoundKey of key 0 is folded in front of round 1).
-//   Back-pressure: stage s takes a block when it is empty or stage s + 1 takes one (after stage 10
-//   comes out_ready_i). A stall squeezes out bubbles instead of freezing the whole pipeline,
-//   nothing is ever dropped, and in_ready_o is low only when all ten stages hold a block and the
-//   output is stalled. in_ready_o depends combinationally on out_ready_i (never on in_valid_i).
+// Pipelined = 1: the ten rounds are unrolled. Each round is its twenty S-box lookups (16 state
+//   bytes, then RotWord(w3) of the previous round key) in ten onerma_aes_sbox_pairs, which are
+//   registered (SboxLat edges: 3 in block RAM, SboxRam = 1; 1 in LUTs, SboxRam = 0), followed by
+//   the key-expansion XORs and ShiftRows/MixColumns/AddRoundKey as logic that feeds the next
+//   round's lookups directly. The previous round key travels beside the lookups in SboxLat flops.
+//   Why this cut: with block-RAM S-boxes the register stages are the EBR address register and two
+//   fabric flops behind the EBR's slow output, and the XOR trees sit between the last flop and
+//   the next EBR's address (docs/crypto.md has the timing that led here). The input block is
+//   XORed with the key (AddRoundKey 0) in front of round 1, not registered before it.
+//   Back-pressure by credits: the pipeline never stalls; round 10 writes into an OutDepth-entry
+//   output FIFO (the FIFO storage is the last register stage) and the core accepts a block only
+//   while fewer than OutDepth blocks are accepted and not yet taken, so the FIFO cannot overflow.
+//   in_ready_o is a register compare (never combinational on out_ready_i or in_valid_i) and is low
+//   only with OutDepth blocks in flight. Why: a stall-able pipeline needs an enable from
+//   out_ready_i to every flop and EBR, a chip-wide net that limited Fmax (docs/crypto.md).
 // Pipelined = 0: one round instance and one key-step instance used ten times; the first round is
 //   done on the accepting edge, so a block is accepted every 10 cycles (II = 10) when the output
-//   is taken at once. The state register doubles as the output register.
+//   is taken at once. The state register doubles as the output register. S-boxes are LUT case
+//   ROMs (SboxRam is ignored).
 //
-// In both modes Latency is the number of cycles from the cycle of the input handshake to the first
-// cycle out_valid_o can be high for that block (10): an input taken at edge k is offered from edge
-// k + 9 on and can be taken at edge k + 10 at the earliest.
+// Latency is the number of cycles from the cycle of the input handshake to the first cycle
+// out_valid_o can be high for that block: 10 * SboxLat + 1 pipelined (31 with block-RAM S-boxes,
+// 11 with LUT S-boxes), 10 iterative. An input taken at edge k is
+// offered from edge k + Latency - 1 on and can be taken at edge k + Latency at the earliest.
 //
 // Outputs come out in input order with their meta. Only valid bits and the round counter are
 // reset; data registers are not (docs/conventions.md).
 `default_nettype none
 
 module onerma_aes_core #(
-  /// 1: ten unrolled stages, one block per cycle. 0: one round per cycle, II = 10.
+  /// 1: ten unrolled rounds, one block per cycle. 0: one round per cycle, II = 10.
   parameter bit  Pipelined = 1'b1,
+  /// Pipelined only. 1: S-boxes in synchronous block RAM (100 dual-port ROMs; 100 EBR on ECP5).
+  /// 0: S-boxes as LUT case ROMs followed by flops.
+  parameter bit  SboxRam   = 1'b1,
   /// Side-band payload that travels with each block, in order.
   parameter type meta_t    = logic [7:0]
 ) (
@@ -42,105 +55,136 @@ module onerma_aes_core #(
 );
 
   localparam int NumRounds = 10;
+  /// Pipelined: edges per round, the S-box lookup's (onerma_aes_sbox_pair: 3 in block RAM, 1 in
+  /// LUTs).
+  localparam int SboxLat = SboxRam ? 3 : 1;
   /// Cycles from the input handshake cycle to the first cycle with out_valid_o for that block.
   /// Derived; do not override. Read by instantiating modules (u_core.Latency), not used here.
   /* verilator lint_off UNUSEDPARAM */
-  localparam int Latency = NumRounds;
+  localparam int Latency = Pipelined ? NumRounds * SboxLat + 1 : NumRounds;
+  /// Pipelined only: output FIFO entries = blocks in flight at most (pipeline plus FIFO). Must
+  /// exceed Latency + 1 for one block per cycle; a power of two for the distributed RAM.
+  localparam int OutDepth = 2 ** $clog2(Latency + 2);
   /* verilator lint_on UNUSEDPARAM */
 
-  // Rcon for the key of round r (1..10).
-  function automatic logic [7:0] rcon(input int unsigned r);
-    unique case (r)
-      1:       return 8'h01;
-      2:       return 8'h02;
-      3:       return 8'h04;
-      4:       return 8'h08;
-      5:       return 8'h10;
-      6:       return 8'h20;
-      7:       return 8'h40;
-      8:       return 8'h80;
-      9:       return 8'h1b;
-      10:      return 8'h36;
-      default: return 8'h00;
-    endcase
-  endfunction
-
   if (Pipelined) begin : g_pipe
-    // Index s - 1 holds stage s.
-    logic [NumRounds-1:0] valid_q;
-    logic [NumRounds-1:0] ready;
-    logic [127:0]         state_q [NumRounds];
-    logic [127:0]         key_q   [NumRounds];
-    meta_t                meta_q  [NumRounds];
+    // Round r's S-box lookups take SboxLat edges; its ShiftRows/MixColumns/AddRoundKey and key
+    // XORs are combinational behind them and feed round r + 1's lookups (or, after round 10, the
+    // output FIFO, whose storage is the last register stage).
+    localparam int NumRegStages = NumRounds * SboxLat;
 
-    for (genvar s = 0; s < NumRounds; s++) begin : g_stage
-      logic         valid_in;
-      logic [127:0] state_in, key_in, key_next, state_next;
-      meta_t        meta_in;
-      logic         load;
+    logic [NumRegStages-1:0] valid_q;
+    meta_t                   meta_q [NumRegStages];
+    logic [127:0]            state_out [NumRounds];  // state after round r (index r - 1)
+    logic [127:0]            key_out   [NumRounds];  // round key r
 
-      if (s == 0) begin : g_first
-        assign valid_in = in_valid_i;
-        assign state_in = in_block_i ^ in_key_i;
-        assign key_in   = in_key_i;
-        assign meta_in  = in_meta_i;
-      end else begin : g_next
-        assign valid_in = valid_q[s-1];
-        assign state_in = state_q[s-1];
-        assign key_in   = key_q[s-1];
-        assign meta_in  = meta_q[s-1];
-      end
+    // Credits: blocks accepted and not yet taken, in the pipeline or in the FIFO. The pipeline
+    // itself never stalls, so no enable fans out from out_ready_i to 4,000 flops and 100 EBRs.
+    logic [$clog2(OutDepth+1)-1:0] count_q;
+    logic                          accept, pop;
 
-      // Same as !valid_q[s] || ready[s+1], written without the ripple: one wide AND per stage
-      // instead of a ten-deep chain from out_ready_i to in_ready_o.
-      assign ready[s] = out_ready_i || !(&valid_q[NumRounds-1:s]);
-      // Data registers only load a real block: bubbles do not toggle 300 flops.
-      assign load = ready[s] && valid_in;
+    assign in_ready_o = (count_q != ($clog2(OutDepth+1))'(OutDepth));
+    assign accept     = in_valid_i && in_ready_o;
+    assign pop        = out_valid_o && out_ready_i;
 
-      onerma_aes_key_step u_key_step (
-        .key_i (key_in),
-        .rcon_i(rcon(s + 1)),
-        .key_o (key_next)
-      );
-
-      onerma_aes_round u_round (
-        .state_i    (state_in),
-        .round_key_i(key_next),
-        .final_i    (s == NumRounds - 1),
-        .state_o    (state_next)
-      );
-
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          valid_q[s] <= 1'b0;
-        end else if (ready[s]) begin
-          valid_q[s] <= valid_in;
-        end
-      end
-
-      always_ff @(posedge clk_i) begin
-        if (load) begin
-          state_q[s] <= state_next;
-          meta_q[s]  <= meta_in;
-        end
-      end
-
-      // The last stage's round key is never used.
-      if (s < NumRounds - 1) begin : g_key_reg
-        always_ff @(posedge clk_i) begin
-          if (load) begin
-            key_q[s] <= key_next;
-          end
-        end
-      end else begin : g_no_key_reg
-        assign key_q[s] = '0;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        count_q <= '0;
+        valid_q <= '0;
+      end else begin
+        count_q <= count_q + ($clog2(OutDepth+1))'(accept) - ($clog2(OutDepth+1))'(pop);
+        valid_q <= {valid_q[NumRegStages-2:0], accept};
       end
     end
 
-    assign in_ready_o  = ready[0];
-    assign out_valid_o = valid_q[NumRounds-1];
-    assign out_block_o = state_q[NumRounds-1];
-    assign out_meta_o  = meta_q[NumRounds-1];
+    // Data registers load every cycle, bubbles included: no enable, no fan-out (docs/crypto.md).
+    always_ff @(posedge clk_i) begin
+      meta_q[0] <= in_meta_i;
+      for (int i = 1; i < NumRegStages; i++) begin
+        meta_q[i] <= meta_q[i-1];
+      end
+    end
+
+    for (genvar r = 0; r < NumRounds; r++) begin : g_round
+      logic [127:0] state_in, key_in;
+      if (r == 0) begin : g_first
+        assign state_in = in_block_i ^ in_key_i;
+        assign key_in   = in_key_i;
+      end else begin : g_next
+        assign state_in = state_out[r-1];
+        assign key_in   = key_out[r-1];
+      end
+
+      // The twenty lookups of the round: state bytes 0..15, then RotWord(w3) of round key r - 1.
+      logic [7:0]  lookup [20];
+      logic [7:0]  sub    [20];
+      logic [31:0] rot_word;
+      for (genvar b = 0; b < 16; b++) begin : g_state_byte
+        assign lookup[b] = state_in[127 - 8*b -: 8];
+      end
+      assign rot_word = onerma_aes_pkg::rot_word(key_in[31:0]);
+      for (genvar b = 0; b < 4; b++) begin : g_key_byte
+        assign lookup[16 + b] = rot_word[31 - 8*b -: 8];
+      end
+
+      for (genvar p = 0; p < 10; p++) begin : g_sbox
+        onerma_aes_sbox_pair #(
+          .Ram(SboxRam)
+        ) u_sbox (
+          .clk_i,
+          .data_i(lookup[2*p +: 2]),
+          .data_o(sub[2*p +: 2])
+        );
+      end
+
+      // Round key r - 1 travels beside its lookups.
+      logic [127:0] key_q [SboxLat];
+      always_ff @(posedge clk_i) begin
+        key_q[0] <= key_in;
+        for (int i = 1; i < SboxLat; i++) begin
+          key_q[i] <= key_q[i-1];
+        end
+      end
+
+      logic [127:0] sub_state;
+      for (genvar b = 0; b < 16; b++) begin : g_sub_state
+        assign sub_state[127 - 8*b -: 8] = sub[b];
+      end
+      assign key_out[r]   = onerma_aes_pkg::key_next(key_q[SboxLat-1],
+                                                     {sub[16], sub[17], sub[18], sub[19]},
+                                                     onerma_aes_pkg::rcon(r + 1));
+      assign state_out[r] = onerma_aes_pkg::shift_mix_add(sub_state, key_out[r],
+                                                          r == NumRounds - 1);
+    end
+
+    typedef struct packed {
+      logic [127:0] block;
+      meta_t        meta;
+    } out_t;
+    out_t fifo_out;
+
+    // Never full when written: count_q bounds pipeline plus FIFO by OutDepth. Its in_ready_o and
+    // count_o are therefore not needed.
+    /* verilator lint_off PINCONNECTEMPTY */
+    onerma_fifo #(
+      .Depth(OutDepth),
+      .T    (out_t)
+    ) u_out (
+      .clk_i,
+      .rst_ni,
+      .flush_i    (1'b0),
+      .in_valid_i (valid_q[NumRegStages-1]),
+      .in_ready_o (),
+      .in_data_i  ('{block: state_out[NumRounds-1], meta: meta_q[NumRegStages-1]}),
+      .out_valid_o,
+      .out_ready_i,
+      .out_data_o (fifo_out),
+      .count_o    ()
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+
+    assign out_block_o = fifo_out.block;
+    assign out_meta_o  = fifo_out.meta;
 
   end else begin : g_iter
     // busy_q: rounds 2..10 in progress; out_valid_q: result held in state_q.
@@ -161,7 +205,7 @@ module onerma_aes_core #(
     // edge already stores the state after round 1.
     assign state_in = busy_q ? state_q : (in_block_i ^ in_key_i);
     assign key_in   = busy_q ? key_q : in_key_i;
-    assign rcon_cur = busy_q ? rcon(32'(round_q)) : rcon(1);
+    assign rcon_cur = busy_q ? onerma_aes_pkg::rcon(32'(round_q)) : onerma_aes_pkg::rcon(1);
 
     onerma_aes_key_step u_key_step (
       .key_i (key_in),

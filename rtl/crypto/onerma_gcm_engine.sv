@@ -26,6 +26,8 @@ module onerma_gcm_engine #(
   /// 1: pipelined AES (1 block/cycle) and GHASH with NumStages lanes. 0: iterative AES (II 10)
   /// and an iterative GHASH multiplier (II NumStages): small, about 128/10 bits per cycle.
   parameter bit          Pipelined = 1'b1,
+  /// Pipelined only: AES S-boxes in block RAM (1, 100 EBR on ECP5) or LUTs (0).
+  parameter bit          SboxRam   = 1'b1,
   /// GHASH multiplier digit stages (divides 128): the pipeline depth per product.
   parameter int unsigned NumStages = 4,
   /// Width of aad_len and pt_len in bytes (16: up to 65535 B each).
@@ -182,6 +184,7 @@ module onerma_gcm_engine #(
 
   onerma_aes_core #(
     .Pipelined(Pipelined),
+    .SboxRam  (SboxRam),
     .meta_t   (kind_e)
   ) u_aes (
     .clk_i      (clk_i),

@@ -20,6 +20,7 @@
 module onerma_gcm_pool #(
   parameter int unsigned NumEngines      = 2,
   parameter bit          Pipelined       = 1'b1,
+  parameter bit          SboxRam         = 1'b1,
   parameter int unsigned NumStages       = 4,
   parameter int unsigned LenW            = 16,
   parameter int unsigned InDepth         = 2,
@@ -202,6 +203,7 @@ module onerma_gcm_pool #(
     end else begin : g_real
       onerma_gcm_engine #(
         .Pipelined(Pipelined),
+        .SboxRam  (SboxRam),
         .NumStages(NumStages),
         .LenW     (LenW),
         .InDepth  (InDepth),

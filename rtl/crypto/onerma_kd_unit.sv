@@ -12,6 +12,8 @@
 module onerma_kd_unit #(
   /// 1: pipelined AES core, one derivation per cycle. 0: iterative core, one per 10 cycles.
   parameter bit  Pipelined = 1'b1,
+  /// Pipelined only: S-boxes in block RAM (1) or LUTs (0); see onerma_aes_core.
+  parameter bit  SboxRam   = 1'b1,
   /// Side-band payload returned with K_d (e.g. a command slot), in order.
   parameter type meta_t    = logic [7:0]
 ) (
@@ -43,6 +45,7 @@ module onerma_kd_unit #(
 
   onerma_aes_core #(
     .Pipelined(Pipelined),
+    .SboxRam  (SboxRam),
     .meta_t   (meta_t)
   ) u_aes (
     .clk_i,

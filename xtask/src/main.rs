@@ -44,9 +44,10 @@ enum Cmd {
     },
     /// Smoke synthesis (yosys synth_ecp5) of every entry of fpga/synth_smoke.json.
     Synth,
-    /// Full ECP5 place-and-route of one fpga/synth_smoke.json entry, down to a bitstream.
+    /// Full ECP5 place-and-route of one fpga/synth_smoke.json or fpga/blocks.json entry, down to
+    /// a bitstream (or, with --ooc, to a timing/area report).
     Fpga {
-        /// Entry name in fpga/synth_smoke.json.
+        /// Entry name in fpga/synth_smoke.json or fpga/blocks.json.
         #[arg(long)]
         name: String,
         #[arg(long, value_enum, default_value = "85k")]
@@ -56,6 +57,11 @@ enum Cmd {
         /// Target clock in MHz.
         #[arg(long, default_value_t = 100.0)]
         freq: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u32,
+        /// Out of context (blocks with more port bits than pins): report only, no bitstream.
+        #[arg(long)]
+        ooc: bool,
     },
     /// Everything CI checks; ends with `N passed, M failed` (stages).
     Test {
@@ -84,8 +90,17 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             device,
             package,
             freq,
+            seed,
+            ooc,
         } => {
-            synth::fpga(&name, device, &package, freq)?;
+            let o = synth::PnrOpts {
+                device,
+                package,
+                freq,
+                seed,
+                ooc,
+            };
+            synth::fpga(&name, &o)?;
         }
         Cmd::Test { skip } => {
             if let Some(bad) = skip.iter().find(|s| !test::STAGES.contains(&s.as_str())) {

@@ -39,9 +39,17 @@ fn stage(name: &str) -> Result<()> {
         "formal" => crate::formal::formal(None),
         "synth" => crate::synth::synth(),
         // One small place-and-route proves the flow down to a bitstream on every run.
-        "pnr" => {
-            crate::synth::fpga("fifo", crate::synth::Device::K25, "CABGA381", 100.0).map(|_| ())
-        }
+        "pnr" => crate::synth::fpga(
+            "fifo",
+            &crate::synth::PnrOpts {
+                device: crate::synth::Device::K25,
+                package: "CABGA381".into(),
+                freq: 100.0,
+                seed: 1,
+                ooc: false,
+            },
+        )
+        .map(|_| ()),
         _ => Ok(()),
     }
 }
