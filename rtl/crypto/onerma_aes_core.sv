@@ -34,7 +34,7 @@ module onerma_aes_core #(
   /// 1: ten unrolled rounds, one block per cycle. 0: one round per cycle, II = 10.
   parameter bit  Pipelined = 1'b1,
   /// Pipelined only. 1: S-boxes in synchronous block RAM (100 dual-port ROMs; 100 EBR on ECP5).
-  /// 0: S-boxes as LUT case ROMs followed by flops.
+  /// 0: S-boxes as LUT ROMs (onerma_aes_sbox) followed by flops.
   parameter bit  SboxRam   = 1'b1,
   /// Side-band payload that travels with each block, in order.
   parameter type meta_t    = logic [7:0]

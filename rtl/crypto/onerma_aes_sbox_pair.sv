@@ -9,7 +9,7 @@
 //   clock-to-out, 5.8 ns in nextpnr-ecp5's model: with logic after it a round closed at 85 MHz,
 //   and with one flop after it the placer put that flop 77 tiles away (6.6 ns of routing, 80.7
 //   MHz). The first flop has no other connection, so it can sit next to the EBR.
-//   Why block RAM at all: the pipelined AES core needs 200 lookups; as LUT case ROMs they are
+//   Why block RAM at all: the pipelined AES core needs 200 lookups; as LUT ROMs they are
 //   ~32,000 LUT4s that take the router hours under WebAssembly.
 // Ram = 0 (Latency 1): two onerma_aes_sbox LUT ROMs followed by flops (parts without 100 spare
 //   block RAMs).
