@@ -14,9 +14,9 @@ use proptest::test_runner::FileFailurePersistence;
 
 /// `Latency` of onerma_aes_core (documented in the RTL header and docs/crypto.md): cycles from the
 /// input handshake cycle to the first cycle with out_valid for that block. Pipelined: 10 rounds of
-/// S-box latency (3 in block RAM, 1 in LUTs) plus the output FIFO.
-const PIPE_RAM_LATENCY: u64 = 31;
-const PIPE_LUT_LATENCY: u64 = 11;
+/// S-box latency (4 in block RAM, 1 in LUTs) plus the output register and FIFO.
+const PIPE_RAM_LATENCY: u64 = 42;
+const PIPE_LUT_LATENCY: u64 = 12;
 const ITER_LATENCY: u64 = 10;
 /// Blocks the pipelined cores hold: their `OutDepth` credits (pipeline plus output FIFO), the
 /// power of two above Latency + 1.

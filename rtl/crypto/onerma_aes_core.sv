@@ -3,15 +3,17 @@
 //
 // Pipelined = 1: the ten rounds are unrolled. Each round is its twenty S-box lookups (16 state
 //   bytes, then RotWord(w3) of the previous round key) in ten onerma_aes_sbox_pairs, which are
-//   registered (SboxLat edges: 3 in block RAM, SboxRam = 1; 1 in LUTs, SboxRam = 0), followed by
+//   registered (SboxLat edges: 4 in block RAM, SboxRam = 1; 1 in LUTs, SboxRam = 0), followed by
 //   the key-expansion XORs and ShiftRows/MixColumns/AddRoundKey as logic that feeds the next
 //   round's lookups directly. The previous round key travels beside the lookups in SboxLat flops.
-//   Why this cut: with block-RAM S-boxes the register stages are the EBR address register and two
-//   fabric flops behind the EBR's slow output, and the XOR trees sit between the last flop and
-//   the next EBR's address (docs/crypto.md has the timing that led here). The input block is
-//   XORed with the key (AddRoundKey 0) in front of round 1, not registered before it.
-//   Back-pressure by credits: the pipeline never stalls; round 10 writes into an OutDepth-entry
-//   output FIFO (the FIFO storage is the last register stage) and the core accepts a block only
+//   Why this cut: with block-RAM S-boxes the register stages are a fabric flop on the EBR
+//   address, the EBR's own address register and two fabric flops behind the EBR's slow output;
+//   the XOR trees sit between the last of those and the next round's address flop, so no logic
+//   path ends in the EBR row, and the key expansion's word chain is precomputed (key_prefix) in
+//   the flops beside the lookups (docs/crypto.md has the timing that led here). The input block
+//   is XORed with the key (AddRoundKey 0) in front of round 1, not registered before it.
+//   Back-pressure by credits: the pipeline never stalls; round 10's result is registered and
+//   written into an OutDepth-entry output FIFO, and the core accepts a block only
 //   while fewer than OutDepth blocks are accepted and not yet taken, so the FIFO cannot overflow.
 //   in_ready_o is a register compare (never combinational on out_ready_i or in_valid_i) and is low
 //   only with OutDepth blocks in flight. Why: a stall-able pipeline needs an enable from
@@ -22,8 +24,8 @@
 //   ROMs (SboxRam is ignored).
 //
 // Latency is the number of cycles from the cycle of the input handshake to the first cycle
-// out_valid_o can be high for that block: 10 * SboxLat + 1 pipelined (31 with block-RAM S-boxes,
-// 11 with LUT S-boxes), 10 iterative. An input taken at edge k is
+// out_valid_o can be high for that block: 10 * SboxLat + 2 pipelined (42 with block-RAM S-boxes,
+// 12 with LUT S-boxes), 10 iterative. An input taken at edge k is
 // offered from edge k + Latency - 1 on and can be taken at edge k + Latency at the earliest.
 //
 // Outputs come out in input order with their meta. Only valid bits and the round counter are
@@ -55,13 +57,13 @@ module onerma_aes_core #(
 );
 
   localparam int NumRounds = 10;
-  /// Pipelined: edges per round, the S-box lookup's (onerma_aes_sbox_pair: 3 in block RAM, 1 in
+  /// Pipelined: edges per round, the S-box lookup's (onerma_aes_sbox_pair: 4 in block RAM, 1 in
   /// LUTs).
-  localparam int SboxLat = SboxRam ? 3 : 1;
+  localparam int SboxLat = SboxRam ? 4 : 1;
   /// Cycles from the input handshake cycle to the first cycle with out_valid_o for that block.
   /// Derived; do not override. Read by instantiating modules (u_core.Latency), not used here.
   /* verilator lint_off UNUSEDPARAM */
-  localparam int Latency = Pipelined ? NumRounds * SboxLat + 1 : NumRounds;
+  localparam int Latency = Pipelined ? NumRounds * SboxLat + 2 : NumRounds;
   /// Pipelined only: output FIFO entries = blocks in flight at most (pipeline plus FIFO). Must
   /// exceed Latency + 1 for one block per cycle; a power of two for the distributed RAM.
   localparam int OutDepth = 2 ** $clog2(Latency + 2);
@@ -137,22 +139,35 @@ module onerma_aes_core #(
         );
       end
 
-      // Round key r - 1 travels beside its lookups.
-      logic [127:0] key_q [SboxLat];
-      always_ff @(posedge clk_i) begin
-        key_q[0] <= key_in;
-        for (int i = 1; i < SboxLat; i++) begin
-          key_q[i] <= key_q[i-1];
+      // Round key r - 1 travels beside its lookups. With more than one lookup stage its
+      // key_prefix is registered on the way, so only one XOR per bit follows the S-box output
+      // (the XOR chain of key_next ended the EBR core's critical path, docs/crypto.md).
+      logic [127:0] prefix;
+      if (SboxLat > 1) begin : g_prefix_reg
+        logic [127:0] key_q [SboxLat];  // [0]: round key r - 1; [1..]: its key_prefix
+        always_ff @(posedge clk_i) begin
+          key_q[0] <= key_in;
+          key_q[1] <= onerma_aes_pkg::key_prefix(key_q[0]);
+          for (int i = 2; i < SboxLat; i++) begin
+            key_q[i] <= key_q[i-1];
+          end
         end
+        assign prefix = key_q[SboxLat-1];
+      end else begin : g_prefix_comb
+        logic [127:0] key_q;
+        always_ff @(posedge clk_i) begin
+          key_q <= key_in;
+        end
+        assign prefix = onerma_aes_pkg::key_prefix(key_q);
       end
 
       logic [127:0] sub_state;
       for (genvar b = 0; b < 16; b++) begin : g_sub_state
         assign sub_state[127 - 8*b -: 8] = sub[b];
       end
-      assign key_out[r]   = onerma_aes_pkg::key_next(key_q[SboxLat-1],
-                                                     {sub[16], sub[17], sub[18], sub[19]},
-                                                     onerma_aes_pkg::rcon(r + 1));
+      assign key_out[r]   = onerma_aes_pkg::key_from_prefix(prefix,
+                                                            {sub[16], sub[17], sub[18], sub[19]},
+                                                            onerma_aes_pkg::rcon(r + 1));
       assign state_out[r] = onerma_aes_pkg::shift_mix_add(sub_state, key_out[r],
                                                           r == NumRounds - 1);
     end
@@ -161,7 +176,22 @@ module onerma_aes_core #(
       logic [127:0] block;
       meta_t        meta;
     } out_t;
-    out_t fifo_out;
+    out_t fifo_out, fin_q;
+    logic fin_valid_q;
+
+    // Round 10's result is registered before the FIFO: with round 10's valid flop driving the
+    // FIFO's write enables directly, that net crossed the die (5.5 ns) and closed the core at
+    // 92 MHz; a register of its own can sit next to the distributed RAM.
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        fin_valid_q <= 1'b0;
+      end else begin
+        fin_valid_q <= valid_q[NumRegStages-1];
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      fin_q <= '{block: state_out[NumRounds-1], meta: meta_q[NumRegStages-1]};
+    end
 
     // Never full when written: count_q bounds pipeline plus FIFO by OutDepth. Its in_ready_o and
     // count_o are therefore not needed.
@@ -173,9 +203,9 @@ module onerma_aes_core #(
       .clk_i,
       .rst_ni,
       .flush_i    (1'b0),
-      .in_valid_i (valid_q[NumRegStages-1]),
+      .in_valid_i (fin_valid_q),
       .in_ready_o (),
-      .in_data_i  ('{block: state_out[NumRounds-1], meta: meta_q[NumRegStages-1]}),
+      .in_data_i  (fin_q),
       .out_valid_o,
       .out_ready_i,
       .out_data_o (fifo_out),

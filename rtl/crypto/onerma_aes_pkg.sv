@@ -86,17 +86,36 @@ package onerma_aes_pkg;
     return {w[23:0], w[31:24]};
   endfunction
 
-  // The key-expansion XORs (FIPS-197 Sec. 5.2): round key i-1 and SubWord(RotWord(w3)) of it
-  // -> round key i. Word 0 is FIPS-197 bytes 0..3, i.e. the most significant word.
+  // The key-expansion XORs (FIPS-197 Sec. 5.2) in two parts. FIPS-197 chains the words
+  // (w[i] = w[i-4] ^ w[i-1]), so word 3 of the next key is the XOR of all four old words and the
+  // S-box output: a chain of four XOR levels. key_prefix computes the old words' part alone
+  // ({k0, k0^k1, k0^k1^k2, k0^k1^k2^k3}, no S-box output needed), so the pipelined core can
+  // register it while the S-box lookups run, and key_from_prefix leaves one XOR per bit behind
+  // the lookup (docs/crypto.md: the chain limited the EBR core to 90 MHz).
+  // Word 0 is FIPS-197 bytes 0..3, i.e. the most significant word.
+  function automatic logic [127:0] key_prefix(input logic [127:0] key);
+    logic [31:0] p0, p1, p2, p3;
+    p0 = key[127:96];
+    p1 = p0 ^ key[95:64];
+    p2 = p1 ^ key[63:32];
+    p3 = p2 ^ key[31:0];
+    return {p0, p1, p2, p3};
+  endfunction
+
+  // Round key i from key_prefix(round key i-1) and SubWord(RotWord(w3)) of round key i-1.
+  function automatic logic [127:0] key_from_prefix(input logic [127:0] prefix,
+                                                   input logic [31:0]  sub_word,
+                                                   input logic [7:0]   rcon_i);
+    logic [31:0] t;
+    t = sub_word ^ {rcon_i, 24'h0};
+    return prefix ^ {t, t, t, t};
+  endfunction
+
+  // Round key i-1 and SubWord(RotWord(w3)) of it -> round key i.
   function automatic logic [127:0] key_next(input logic [127:0] key,
                                             input logic [31:0]  sub_word,
                                             input logic [7:0]   rcon_i);
-    logic [31:0] n0, n1, n2, n3;
-    n0 = key[127:96] ^ sub_word ^ {rcon_i, 24'h0};
-    n1 = key[95:64] ^ n0;
-    n2 = key[63:32] ^ n1;
-    n3 = key[31:0] ^ n2;
-    return {n0, n1, n2, n3};
+    return key_from_prefix(key_prefix(key), sub_word, rcon_i);
   endfunction
 
 endpackage

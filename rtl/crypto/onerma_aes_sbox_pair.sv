@@ -1,14 +1,18 @@
-// Two registered AES S-box lookups (FIPS-197 Sec. 5.1.1): data_o[k] = S(data_i[k]) 3 (Ram = 1) or
-// 1 (Ram = 0) edges after data_i[k] was presented (onerma_aes_core's SboxLat); no enable (the pipelined core never stalls, docs/crypto.md).
-// The register is part of the lookup so the S-box can live in a synchronous block RAM.
+// Two registered AES S-box lookups (FIPS-197 Sec. 5.1.1): data_o[k] = S(data_i[k]) 4 (Ram = 1) or
+// 1 (Ram = 0) edges after data_i[k] was presented (onerma_aes_core's SboxLat); no enable (the
+// pipelined core never stalls, docs/crypto.md). The registers are part of the lookup so the
+// S-box can live in a synchronous block RAM.
 //
-// Ram = 1 (Latency 3): a 256 x 8 ROM read through two ports, then two flops per output bit. On
-//   ECP5 yosys maps the ROM to one DP16KD (EBR) in dual-port mode, the ports' address registers
-//   being the first pipeline register: two lookups per EBR, no LUTs. The two fabric flops behind
-//   it are there because an EBR without its output register (yosys does not use it) has a slow
-//   clock-to-out, 5.8 ns in nextpnr-ecp5's model: with logic after it a round closed at 85 MHz,
-//   and with one flop after it the placer put that flop 77 tiles away (6.6 ns of routing, 80.7
-//   MHz). The first flop has no other connection, so it can sit next to the EBR.
+// Ram = 1 (Latency 4): a fabric flop on each address, a 256 x 8 ROM read through two ports, then
+//   two flops per output bit. On ECP5 yosys maps the ROM to one DP16KD (EBR) in dual-port mode,
+//   the ports' address registers being the second stage: two lookups per EBR, no LUTs.
+//   Why the flop in front: with logic feeding the EBR address directly, the last hop into the EBR
+//   row alone took 3.7-3.9 ns of routing and the round closed at 90 MHz; a flop whose only load
+//   is the EBR can sit next to it.
+//   Why two flops behind: an EBR without its output register (yosys does not use it) has a slow
+//   clock-to-out, 5.8 ns in nextpnr-ecp5's model; with one flop behind it that also fed logic,
+//   the placer put that flop 77 tiles away (6.6 ns of routing, 80.7 MHz). The first flop behind
+//   has no other connection, so it can sit next to the EBR.
 //   Why block RAM at all: the pipelined AES core needs 200 lookups; as LUT ROMs they are
 //   ~32,000 LUT4s that take the router hours under WebAssembly.
 // Ram = 0 (Latency 1): two onerma_aes_sbox LUT ROMs followed by flops (parts without 100 spare
@@ -27,8 +31,9 @@ module onerma_aes_sbox_pair #(
 
   if (Ram) begin : g_ram
     (* rom_style = "block" *) logic [7:0] rom [256];
-    logic [7:0] rd_q  [2];  // the EBR's read data (its address register is the first stage)
-    logic [7:0] near_q [2];  // the flop meant to sit next to the EBR
+    logic [7:0] addr_q [2];  // the fabric flop meant to sit next to the EBR's address pins
+    logic [7:0] rd_q   [2];  // the EBR's read data (behind its address register)
+    logic [7:0] near_q [2];  // the flop meant to sit next to the EBR's data pins
 
     // Memory initialisation (the one use of `initial` our conventions allow).
     initial begin
@@ -38,8 +43,9 @@ module onerma_aes_sbox_pair #(
     end
 
     always_ff @(posedge clk_i) begin
-      rd_q[0] <= rom[data_i[0]];
-      rd_q[1] <= rom[data_i[1]];
+      addr_q  <= data_i;
+      rd_q[0] <= rom[addr_q[0]];
+      rd_q[1] <= rom[addr_q[1]];
       near_q  <= rd_q;
       data_o  <= near_q;
     end

@@ -23,7 +23,7 @@
 /// keystream into the payload and feeds AAD, ciphertext and the length block to onerma_ghash; the
 /// tag stage combines S with the mask and compares.
 module onerma_gcm_engine #(
-  /// 1: pipelined AES (1 block/cycle) and GHASH with NumStages lanes. 0: iterative AES (II 10)
+  /// 1: pipelined AES (1 block/cycle) and GHASH with NumStages + 1 lanes. 0: iterative AES (II 10)
   /// and an iterative GHASH multiplier (II NumStages): small, about 128/10 bits per cycle.
   parameter bit          Pipelined = 1'b1,
   /// Pipelined only: AES S-boxes in block RAM (1, 100 EBR on ECP5) or LUTs (0).
@@ -71,7 +71,8 @@ module onerma_gcm_engine #(
   output meta_t             res_meta_o
 );
 
-  localparam int unsigned Lanes = Pipelined ? NumStages : 1;
+  // onerma_ghash's lane count (its operand register adds one lane to the multiplier stages).
+  localparam int unsigned Lanes = Pipelined ? NumStages + 1 : 1;
   localparam int unsigned PowW  = (Lanes > 1) ? $clog2(Lanes) : 1;
   // Beats per part fit in LenW - 3 bits; a block index over AAD + payload + length in LenW - 2.
   localparam int unsigned BeatW = LenW - 3;
@@ -83,12 +84,27 @@ module onerma_gcm_engine #(
     KindKs   = 2'd2
   } kind_e;
 
+  // Everything the data stage needs per message, computed when the descriptor is accepted so the
+  // data stage itself only compares registers with constants (docs/crypto.md: recomputing the
+  // block counts from the FIFO head every cycle limited the engine to ~48 MHz).
   typedef struct packed {
-    logic [LenW-1:0] aad_len;
-    logic [LenW-1:0] pt_len;
-    logic            decrypt;
-    meta_t           meta;
+    logic [LenW-1:0]  aad_len;
+    logic [LenW-1:0]  pt_len;
+    logic [BeatW-1:0] n_aad;       // AAD beats
+    logic [BeatW-1:0] n_pt;        // payload beats
+    logic             aad_one;     // n_aad == 1
+    logic             pt_one;      // n_pt == 1
+    logic [IdxW-1:0]  n_total;     // n_aad + n_pt + 1 (the length block)
+    logic             total_final; // n_total <= Lanes: the first block is already a final one
+    logic             decrypt;
+    meta_t            meta;
   } info_t;
+
+  typedef enum logic [1:0] {
+    PhAad = 2'd0,
+    PhPt  = 2'd1,
+    PhLen = 2'd2
+  } phase_e;
 
   typedef struct packed {
     logic [127:0] tag;
@@ -108,6 +124,13 @@ module onerma_gcm_engine #(
     logic         last;
     meta_t        meta;
   } dbeat_t;
+
+  typedef struct packed {
+    logic [127:0] tag;
+    logic [127:0] expected;
+    logic         decrypt;
+    meta_t        meta;
+  } rchk_t;
 
   typedef struct packed {
     logic [127:0] tag;
@@ -274,15 +297,26 @@ module onerma_gcm_engine #(
   // Per-message bookkeeping from the descriptor.
   // ---------------------------------------------------------------------------------------------
   logic   info_valid, info_ready;
-  info_t  info;
+  info_t  info, info_in;
   logic   rinfo_valid, rinfo_ready;
   rinfo_t rinfo;
 
+  always_comb begin
+    info_in.aad_len     = desc_aad_len_i;
+    info_in.pt_len      = desc_pt_len_i;
+    info_in.n_aad       = beats(desc_aad_len_i);
+    info_in.n_pt        = desc_pt_beats;
+    info_in.aad_one     = (info_in.n_aad == BeatW'(1));
+    info_in.pt_one      = (info_in.n_pt == BeatW'(1));
+    info_in.n_total     = IdxW'(info_in.n_aad) + IdxW'(info_in.n_pt) + IdxW'(1);
+    info_in.total_final = (info_in.n_total <= IdxW'(Lanes));
+    info_in.decrypt     = desc_decrypt_i;
+    info_in.meta        = desc_meta_i;
+  end
+
   onerma_fifo #(.T(info_t), .Depth(MsgDepth)) u_info_fifo (
     .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
-    .in_valid_i(desc_accept), .in_ready_o(info_in_ready),
-    .in_data_i('{aad_len: desc_aad_len_i, pt_len: desc_pt_len_i, decrypt: desc_decrypt_i,
-                 meta: desc_meta_i}),
+    .in_valid_i(desc_accept), .in_ready_o(info_in_ready), .in_data_i(info_in),
     .out_valid_o(info_valid), .out_ready_i(info_ready), .out_data_o(info), .count_o()
   );
 
@@ -306,65 +340,113 @@ module onerma_gcm_engine #(
     .out_valid_o(in_valid), .out_ready_i(in_ready), .out_data_o(in_data), .count_o()
   );
 
-  logic [IdxW-1:0]  idx_q;  // block index within the message (AAD, payload, length)
-  logic [IdxW-1:0]  n_aad, n_aad_pt, n_total, remaining;
-  logic             is_aad, is_pt, is_len, is_aad_end, is_pt_end;
+  // The message being worked on is a register copy of the info FIFO's head (cur_q), loaded as the
+  // previous message's length block goes, so no cycle is lost between messages. Its position is
+  // kept in registers: the part (phase_q), the beats left in the part (left_q, end_q = last beat
+  // of the part) and the GHASH blocks left including the length block (rem_q, final_q = rem_q
+  // <= Lanes). Every flag the handshakes use is a register.
+  logic             cur_valid_q;
+  // The fields used only at load time (n_aad, aad_one, n_total, total_final) are not read from
+  // the copy; synthesis drops their flops.
+  /* verilator lint_off UNUSEDSIGNAL */
+  info_t            cur_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  phase_e           phase_q;
+  logic [BeatW-1:0] left_q;
+  logic             end_q;
+  logic [IdxW-1:0]  rem_q;
+  logic             final_q;
+
+  logic             is_aad, is_pt, is_len, load;
   logic             gblk_ready, dbeat_ready, go;
   logic [127:0]     part_mask, pt_data, ct_data, out_data;
   gblk_t            gblk;
   dbeat_t           dbeat;
 
-  assign n_aad      = IdxW'(beats(info.aad_len));
-  assign n_aad_pt   = n_aad + IdxW'(beats(info.pt_len));
-  assign n_total    = n_aad_pt + IdxW'(1);
-  assign remaining  = n_total - idx_q;
-  assign is_aad     = idx_q < n_aad;
-  assign is_pt      = !is_aad && (idx_q < n_aad_pt);
-  assign is_len     = (idx_q == n_aad_pt);
-  assign is_aad_end = (idx_q == n_aad - IdxW'(1));
-  assign is_pt_end  = (idx_q == n_aad_pt - IdxW'(1));
+  assign is_aad = (phase_q == PhAad);
+  assign is_pt  = (phase_q == PhPt);
+  assign is_len = (phase_q == PhLen);
 
   always_comb begin
     part_mask = '1;
-    if (is_aad && is_aad_end) begin
-      part_mask = keep_mask(info.aad_len[3:0]);
-    end else if (is_pt && is_pt_end) begin
-      part_mask = keep_mask(info.pt_len[3:0]);
+    if (is_aad && end_q) begin
+      part_mask = keep_mask(cur_q.aad_len[3:0]);
+    end else if (is_pt && end_q) begin
+      part_mask = keep_mask(cur_q.pt_len[3:0]);
     end
   end
 
   assign pt_data  = in_data & part_mask;
   assign out_data = (in_data ^ ks_data) & part_mask;
-  assign ct_data  = info.decrypt ? pt_data : out_data;
+  assign ct_data  = cur_q.decrypt ? pt_data : out_data;
 
   always_comb begin
-    unique case (1'b1)
-      is_len:  go = info_valid && gblk_ready;
-      is_pt:   go = info_valid && in_valid && ks_valid && dbeat_ready && gblk_ready;
-      default: go = info_valid && in_valid && gblk_ready;
+    unique case (phase_q)
+      PhLen:   go = cur_valid_q && gblk_ready;
+      PhPt:    go = cur_valid_q && in_valid && ks_valid && dbeat_ready && gblk_ready;
+      default: go = cur_valid_q && in_valid && gblk_ready;
     endcase
   end
 
   assign in_ready   = go && !is_len;
   assign ks_ready   = go && is_pt;
-  assign info_ready = go && is_len;
+  assign load       = info_valid && (!cur_valid_q || (go && is_len));
+  assign info_ready = load;
 
   always_comb begin
-    gblk.data      = is_len ? {(64 - LenW - 3)'(0), info.aad_len, 3'b0,
-                               (64 - LenW - 3)'(0), info.pt_len, 3'b0}
+    gblk.data      = is_len ? {(64 - LenW - 3)'(0), cur_q.aad_len, 3'b0,
+                               (64 - LenW - 3)'(0), cur_q.pt_len, 3'b0}
                             : (is_pt ? ct_data : pt_data);
-    gblk.final_blk = remaining <= IdxW'(Lanes);
-    gblk.pow       = gblk.final_blk ? PowW'(remaining - IdxW'(1)) : PowW'(Lanes - 1);
+    gblk.final_blk = final_q;
+    gblk.pow       = final_q ? PowW'(rem_q - IdxW'(1)) : PowW'(Lanes - 1);
     gblk.last      = is_len;
   end
 
-  assign dbeat = '{data: out_data, last: is_pt_end, meta: info.meta};
+  assign dbeat = '{data: out_data, last: end_q, meta: cur_q.meta};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      idx_q <= '0;
+      cur_valid_q <= 1'b0;
+    end else if (load) begin
+      cur_valid_q <= 1'b1;
+    end else if (go && is_len) begin
+      cur_valid_q <= 1'b0;
+    end
+  end
+
+  // Only cur_valid_q is reset: the position registers are loaded with every message.
+  always_ff @(posedge clk_i) begin
+    if (load) begin
+      cur_q   <= info;
+      rem_q   <= info.n_total;
+      final_q <= info.total_final;
+      if (info.n_aad != '0) begin
+        phase_q <= PhAad;
+        left_q  <= info.n_aad;
+        end_q   <= info.aad_one;
+      end else if (info.n_pt != '0) begin
+        phase_q <= PhPt;
+        left_q  <= info.n_pt;
+        end_q   <= info.pt_one;
+      end else begin
+        phase_q <= PhLen;
+        left_q  <= '0;
+        end_q   <= 1'b0;
+      end
     end else if (go) begin
-      idx_q <= is_len ? '0 : idx_q + IdxW'(1);
+      rem_q   <= rem_q - IdxW'(1);
+      final_q <= (rem_q <= IdxW'(Lanes + 1));
+      if (!end_q) begin
+        left_q <= left_q - BeatW'(1);
+        end_q  <= (left_q == BeatW'(2));
+      end else if (is_aad && (cur_q.n_pt != '0)) begin
+        phase_q <= PhPt;
+        left_q  <= cur_q.n_pt;
+        end_q   <= cur_q.pt_one;
+      end else begin
+        phase_q <= PhLen;
+        end_q   <= 1'b0;
+      end
     end
   end
 
@@ -415,20 +497,32 @@ module onerma_gcm_engine #(
     .s_o        (s_data)
   );
 
-  logic         res_push_ready, tag_go;
-  logic [127:0] tag;
+  // Two register stages: the tag (S ^ mask, from two FIFO heads) first, then the 128-bit compare
+  // with the expected tag, so neither XOR nor compare tree shares a cycle with a FIFO read.
+  logic         chk_push_ready, tag_go;
+  logic         chk_valid, chk_ready;
+  rchk_t        chk_in, chk;
   res_t         res_in, res_out;
 
-  assign tag         = s_data ^ mask_data;
-  assign tag_go      = s_valid && mask_valid && rinfo_valid && res_push_ready;
+  assign tag_go      = s_valid && mask_valid && rinfo_valid && chk_push_ready;
   assign s_ready     = tag_go;
   assign mask_ready  = tag_go;
   assign rinfo_ready = tag_go;
-  assign res_in      = '{tag: tag, auth_ok: !rinfo.decrypt || (tag == rinfo.tag), meta: rinfo.meta};
+  assign chk_in      = '{tag: s_data ^ mask_data, expected: rinfo.tag, decrypt: rinfo.decrypt,
+                         meta: rinfo.meta};
+
+  onerma_skid #(.T(rchk_t)) u_chk_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(tag_go), .in_ready_o(chk_push_ready), .in_data_i(chk_in),
+    .out_valid_o(chk_valid), .out_ready_i(chk_ready), .out_data_o(chk)
+  );
+
+  assign res_in = '{tag: chk.tag, auth_ok: !chk.decrypt || (chk.tag == chk.expected),
+                    meta: chk.meta};
 
   onerma_skid #(.T(res_t)) u_res_skid (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i(tag_go), .in_ready_o(res_push_ready), .in_data_i(res_in),
+    .in_valid_i(chk_valid), .in_ready_o(chk_ready), .in_data_i(res_in),
     .out_valid_o(res_valid_o), .out_ready_i(res_ready_i), .out_data_o(res_out)
   );
 

@@ -83,14 +83,13 @@ module onerma_gf128_mul #(
         end
       end
 
-      // Data registers load only real products, so idle cycles do not toggle them.
+      // Data registers load every cycle, bubbles included: an enable from valid_in would fan out
+      // to ~400 flops per stage (the same choice as the pipelined AES core, docs/crypto.md).
       always_ff @(posedge clk_i) begin
-        if (valid_in) begin
-          z_q[s]    <= z_next;
-          v_q[s]    <= v_next;
-          x_q[s]    <= x_in;
-          side_q[s] <= side_in;
-        end
+        z_q[s]    <= z_next;
+        v_q[s]    <= v_next;
+        x_q[s]    <= x_in;
+        side_q[s] <= side_in;
       end
     end
 

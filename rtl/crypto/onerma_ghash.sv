@@ -2,8 +2,11 @@
 
 /// GHASH (NIST SP 800-38D) at one block per cycle despite the multiply's loop dependency.
 ///
-/// The multiplier (onerma_gf128_mul) has a latency of NumStages cycles. Pipelined: it accepts a
-/// product every cycle, so the blocks are spread over Lanes = NumStages independent accumulators
+/// The multiplier (onerma_gf128_mul) has a latency of NumStages cycles. Pipelined: its operands
+/// are registered first (the lane accumulator read, the forwarding mux and the XOR with the block
+/// get a cycle of their own instead of sitting in front of the first digit stage, which limited
+/// GHASH to 68.6 MHz on ECP5), so a product takes NumStages + 1 cycles; the multiplier accepts a
+/// product every cycle, so the blocks are spread over Lanes = NumStages + 1 independent accumulators
 /// (block j of the global block stream goes to lane j mod Lanes) and each lane multiplies by an
 /// aggregated power of H. A message of n blocks X_0..X_{n-1} needs
 ///   S = sum_i X_i * H^(n-i).
@@ -28,7 +31,7 @@ module onerma_ghash #(
   /// Multiplier stages (divides 128); also the number of lanes when pipelined.
   parameter int unsigned NumStages = 4,
   // Derived, do not override.
-  parameter int unsigned Lanes     = Pipelined ? NumStages : 1,
+  parameter int unsigned Lanes     = Pipelined ? NumStages + 1 : 1,
   parameter int unsigned PowW      = (Lanes > 1) ? $clog2(Lanes) : 1
 ) (
   input  logic                   clk_i,
@@ -51,9 +54,10 @@ module onerma_ghash #(
 );
 
   localparam int unsigned LaneW  = (Lanes > 1) ? $clog2(Lanes) : 1;
-  // S results that can be in flight: one per block in the multiplier at most.
+  // S results that can be in flight: one per block in the operand register or the multiplier at
+  // most.
   localparam int unsigned SDepth = 2;
-  localparam int unsigned CredW  = $clog2(SDepth + NumStages + 2);
+  localparam int unsigned CredW  = $clog2(SDepth + NumStages + 3);
 
   typedef struct packed {
     logic [LaneW-1:0] lane;
@@ -80,7 +84,6 @@ module onerma_ghash #(
   // A last block may enter only if its S is sure to find room in the output FIFO, since the
   // multiplier cannot be stalled.
   assign credit_ok   = (CredW'(s_count) + lasts_in_flight_q) < CredW'(SDepth);
-  assign blk_ready_o = pow_valid_i && mul_in_ready && (!blk_last_i || credit_ok);
   assign accept      = blk_valid_i && blk_ready_o;
   assign pow_ready_o = accept && blk_last_i;
 
@@ -103,8 +106,52 @@ module onerma_ghash #(
     assign unused_pow = blk_pow_i[0];
   end
 
-  assign mul_in_valid = accept;
-  assign mul_in_side  = '{lane: lane_q, final_blk: blk_final_i, last: blk_last_i};
+  side_t        in_side;
+  logic [127:0] mul_in_x, mul_in_y;
+
+  assign in_side = '{lane: lane_q, final_blk: blk_final_i, last: blk_last_i};
+
+  if (Pipelined) begin : g_op_reg
+    // The operand register: the product of a block accepted in cycle c leaves the multiplier in
+    // cycle c + 1 + NumStages = c + Lanes, exactly when the lane's next block can arrive, so the
+    // forwarding above still sees it. The multiplier always takes (in_ready_o is 1).
+    logic         op_valid_q;
+    logic [127:0] op_x_q, op_y_q;
+    side_t        op_side_q;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        op_valid_q <= 1'b0;
+      end else begin
+        op_valid_q <= accept;
+      end
+    end
+
+    // No enable: bubbles load too, so no enable net fans out to the 260 operand flops.
+    always_ff @(posedge clk_i) begin
+      op_x_q    <= pow_sel;
+      op_y_q    <= feedback ^ blk_data_i;
+      op_side_q <= in_side;
+    end
+
+    assign blk_ready_o  = pow_valid_i && (!blk_last_i || credit_ok);
+    assign mul_in_valid = op_valid_q;
+    assign mul_in_x     = op_x_q;
+    assign mul_in_y     = op_y_q;
+    assign mul_in_side  = op_side_q;
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_mul_ready;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_mul_ready = mul_in_ready;
+  end else begin : g_op_direct
+    // Iterative: one lane, the multiplier takes a block when the previous product leaves.
+    assign blk_ready_o  = pow_valid_i && mul_in_ready && (!blk_last_i || credit_ok);
+    assign mul_in_valid = accept;
+    assign mul_in_x     = pow_sel;
+    assign mul_in_y     = feedback ^ blk_data_i;
+    assign mul_in_side  = in_side;
+  end
 
   onerma_gf128_mul #(
     .Pipelined(Pipelined),
@@ -115,8 +162,8 @@ module onerma_ghash #(
     .rst_ni     (rst_ni),
     .in_valid_i (mul_in_valid),
     .in_ready_o (mul_in_ready),
-    .in_x_i     (pow_sel),
-    .in_y_i     (feedback ^ blk_data_i),
+    .in_x_i     (mul_in_x),
+    .in_y_i     (mul_in_y),
     .in_side_i  (mul_in_side),
     .out_valid_o(mul_out_valid),
     .out_z_o    (mul_out_z),
