@@ -3,8 +3,12 @@
 /// GF(2^128) multiplier in GCM bit order, z = x * y, built from NumStages digit stages
 /// (onerma_gf128_mul_stage, 128 / NumStages coefficients of x each).
 ///
-/// Pipelined = 1: the stages are unrolled with a register after each one. One product per cycle
-///   (in_ready_o is constant 1); a product presented in cycle c appears in cycle c + NumStages.
+/// Pipelined = 1: the operands are registered, then the stages are unrolled with a register after
+///   each one. One product per cycle (in_ready_o is constant 1); a product presented in cycle c
+///   appears in cycle c + NumStages + 1. Each stage's digit of x drives 128 AND terms; it is
+///   registered in Slices copies (onerma_dup_reg), one per 128/Slices output bits, so that net is
+///   short (docs/crypto.md: as one flop it was the GHASH critical path, 9.4 ns of routing). No
+///   enables: the registers load every cycle, bubbles included.
 /// Pipelined = 0: one stage used NumStages times. The first digit is folded in on the accepting
 ///   edge, so a product presented in cycle c appears in cycle c + NumStages, and a new one can be
 ///   accepted in that same cycle (II = NumStages).
@@ -16,8 +20,10 @@
 module onerma_gf128_mul #(
   /// 1: unrolled and registered after every stage (II = 1). 0: iterative (II = NumStages).
   parameter bit          Pipelined = 1'b1,
-  /// Number of digit stages: 1, 2, 4, 8, 16, ... (divides 128). Also the latency in cycles.
+  /// Number of digit stages: 1, 2, 4, 8, 16, ... (divides 128).
   parameter int unsigned NumStages = 4,
+  /// Pipelined only: copies of each digit register (divides 128).
+  parameter int unsigned Slices    = 4,
   /// Side-band payload, returned with the product.
   parameter type         side_t    = logic
 ) (
@@ -40,11 +46,40 @@ module onerma_gf128_mul #(
   end
 
   if (Pipelined) begin : g_pipe
-    logic [NumStages-1:0] valid_q;
-    logic [127:0]         z_q    [NumStages];
-    logic [127:0]         v_q    [NumStages];
-    logic [127:0]         x_q    [NumStages];
-    side_t                side_q [NumStages];
+    logic                         in_valid_q;
+    logic [127:0]                 in_v_q, in_x_q;
+    side_t                        in_side_q;
+    logic [NumStages-1:0]         valid_q;
+    logic [127:0]                 z_q    [NumStages];
+    logic [127:0]                 v_q    [NumStages];
+    logic [127:0]                 x_q    [NumStages];
+    side_t                        side_q [NumStages];
+    // dig_q[s]: the Slices copies of the digit stage s folds in.
+    logic [Slices-1:0][Digit-1:0] dig_q  [NumStages];
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        in_valid_q <= 1'b0;
+      end else begin
+        in_valid_q <= in_valid_i;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      in_v_q    <= in_y_i;
+      in_x_q    <= in_x_i;
+      in_side_q <= in_side_i;
+    end
+
+    for (genvar c = 0; c < Slices; c++) begin : g_dig0
+      onerma_dup_reg #(
+        .Width(Digit)
+      ) u_dig (
+        .clk_i,
+        .d_i(in_x_i[127 -: Digit]),
+        .q_o(dig_q[0][c])
+      );
+    end
 
     for (genvar s = 0; s < NumStages; s++) begin : g_stage
       logic         valid_in;
@@ -52,11 +87,11 @@ module onerma_gf128_mul #(
       side_t        side_in;
 
       if (s == 0) begin : g_first
-        assign valid_in = in_valid_i;
+        assign valid_in = in_valid_q;
         assign z_in     = '0;
-        assign v_in     = in_y_i;
-        assign x_in     = in_x_i;
-        assign side_in  = in_side_i;
+        assign v_in     = in_v_q;
+        assign x_in     = in_x_q;
+        assign side_in  = in_side_q;
       end else begin : g_next
         assign valid_in = valid_q[s-1];
         assign z_in     = z_q[s-1];
@@ -66,11 +101,12 @@ module onerma_gf128_mul #(
       end
 
       onerma_gf128_mul_stage #(
-        .Digit(Digit)
+        .Digit (Digit),
+        .Slices(Slices)
       ) u_stage (
         .z_i(z_in),
         .v_i(v_in),
-        .x_i(x_in[127-s*Digit -: Digit]),
+        .x_i(dig_q[s]),
         .z_o(z_next),
         .v_o(v_next)
       );
@@ -83,18 +119,28 @@ module onerma_gf128_mul #(
         end
       end
 
-      // Data registers load every cycle, bubbles included: an enable from valid_in would fan out
-      // to ~400 flops per stage (the same choice as the pipelined AES core, docs/crypto.md).
       always_ff @(posedge clk_i) begin
         z_q[s]    <= z_next;
         v_q[s]    <= v_next;
         x_q[s]    <= x_in;
         side_q[s] <= side_in;
       end
+
+      if (s + 1 < NumStages) begin : g_dig_next
+        for (genvar c = 0; c < Slices; c++) begin : g_copy
+          onerma_dup_reg #(
+            .Width(Digit)
+          ) u_dig (
+            .clk_i,
+            .d_i(x_in[127 - (s + 1) * Digit -: Digit]),
+            .q_o(dig_q[s+1][c])
+          );
+        end
+      end
     end
 
-    // The shifted multiplicand and the multiplier digits of the last stage are not needed
-    // further; synthesis removes those flops.
+    // The shifted multiplicand and the digits of the last stage are not needed further, and the
+    // full x registers only feed the digit copies; synthesis removes the unused flops.
     /* verilator lint_off UNUSEDSIGNAL */
     logic [127:0] unused_v, unused_x;
     /* verilator lint_on UNUSEDSIGNAL */

@@ -13,12 +13,16 @@
 /// `z ^= ...` chain would be Digit levels deep unless the tool rebalances it).
 module onerma_gf128_mul_stage #(
   /// Coefficients of X folded in by this stage (128 / number of stages).
-  parameter int unsigned Digit = 32
+  parameter int unsigned Digit  = 32,
+  /// Copies of the digit (divides 128): output bits [128/Slices*c +: 128/Slices] use copy c, so
+  /// the caller can drive each copy from its own flop (fan-out replication, onerma_dup_reg).
+  parameter int unsigned Slices = 1
 ) (
   input  logic [127:0]     z_i,
   input  logic [127:0]     v_i,
-  /// Digit coefficients of X, lowest coefficient in the top bit (same order as in the block).
-  input  logic [Digit-1:0] x_i,
+  /// Slices copies of the Digit coefficients of X, lowest coefficient in the top bit of each
+  /// (same order as in the block).
+  input  logic [Slices-1:0][Digit-1:0] x_i,
   output logic [127:0]     z_o,
   output logic [127:0]     v_o
 );
@@ -40,7 +44,7 @@ module onerma_gf128_mul_stage #(
   for (genvar b = 0; b < 128; b++) begin : g_bit
     logic [Digit-1:0] terms;
     for (genvar j = 0; j < Digit; j++) begin : g_term
-      assign terms[j] = x_i[Digit-1-j] & vs[j][b];
+      assign terms[j] = x_i[b / (128 / Slices)][Digit-1-j] & vs[j][b];
     end
     assign z_o[b] = z_i[b] ^ (^terms);
   end

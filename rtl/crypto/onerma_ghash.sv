@@ -2,11 +2,11 @@
 
 /// GHASH (NIST SP 800-38D) at one block per cycle despite the multiply's loop dependency.
 ///
-/// The multiplier (onerma_gf128_mul) has a latency of NumStages cycles. Pipelined: its operands
-/// are registered first (the lane accumulator read, the forwarding mux and the XOR with the block
-/// get a cycle of their own instead of sitting in front of the first digit stage, which limited
-/// GHASH to 68.6 MHz on ECP5), so a product takes NumStages + 1 cycles; the multiplier accepts a
-/// product every cycle, so the blocks are spread over Lanes = NumStages + 1 independent accumulators
+/// Pipelined: the multiplier (onerma_gf128_mul) registers its operands, then runs NumStages
+/// digit stages, so a product takes NumStages + 1 cycles (the lane accumulator read, the
+/// forwarding mux and the XOR with the block get a cycle of their own instead of sitting in front
+/// of the first digit stage, which limited GHASH to 68.6 MHz on ECP5); it accepts a product every
+/// cycle, so the blocks are spread over Lanes = NumStages + 1 independent accumulators
 /// (block j of the global block stream goes to lane j mod Lanes) and each lane multiplies by an
 /// aggregated power of H. A message of n blocks X_0..X_{n-1} needs
 ///   S = sum_i X_i * H^(n-i).
@@ -17,7 +17,7 @@
 /// but XORed into the message's S. Because the lane counter runs on across messages, the
 /// previous block of any lane is a final block of an earlier message, so messages follow each
 /// other without a gap.
-/// Iterative (Pipelined = 0): the multiplier has II = NumStages, one lane, m is always 1.
+/// Iterative (Pipelined = 0): the multiplier has latency and II NumStages, one lane, m is always 1.
 ///
 /// Inputs, all valid/ready:
 /// - blk: one 128-bit block with pow = m - 1, final (n - i <= Lanes) and last (i = n - 1); the
@@ -111,34 +111,15 @@ module onerma_ghash #(
 
   assign in_side = '{lane: lane_q, final_blk: blk_final_i, last: blk_last_i};
 
-  if (Pipelined) begin : g_op_reg
-    // The operand register: the product of a block accepted in cycle c leaves the multiplier in
-    // cycle c + 1 + NumStages = c + Lanes, exactly when the lane's next block can arrive, so the
-    // forwarding above still sees it. The multiplier always takes (in_ready_o is 1).
-    logic         op_valid_q;
-    logic [127:0] op_x_q, op_y_q;
-    side_t        op_side_q;
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        op_valid_q <= 1'b0;
-      end else begin
-        op_valid_q <= accept;
-      end
-    end
-
-    // No enable: bubbles load too, so no enable net fans out to the 260 operand flops.
-    always_ff @(posedge clk_i) begin
-      op_x_q    <= pow_sel;
-      op_y_q    <= feedback ^ blk_data_i;
-      op_side_q <= in_side;
-    end
-
+  if (Pipelined) begin : g_op_pipe
+    // The multiplier registers the operands itself: the product of a block accepted in cycle c
+    // leaves it in cycle c + 1 + NumStages = c + Lanes, exactly when the lane's next block can
+    // arrive, so the forwarding above still sees it. It always takes (in_ready_o is 1).
     assign blk_ready_o  = pow_valid_i && (!blk_last_i || credit_ok);
-    assign mul_in_valid = op_valid_q;
-    assign mul_in_x     = op_x_q;
-    assign mul_in_y     = op_y_q;
-    assign mul_in_side  = op_side_q;
+    assign mul_in_valid = accept;
+    assign mul_in_x     = pow_sel;
+    assign mul_in_y     = feedback ^ blk_data_i;
+    assign mul_in_side  = in_side;
 
     /* verilator lint_off UNUSEDSIGNAL */
     logic unused_mul_ready;
