@@ -35,11 +35,10 @@ module onerma_gcm_engine #(
   /// Input beat buffer (beats); a whole message fits with ceil(max bytes / 16), which lets a
   /// pool hand a message to a slow engine at full rate.
   parameter int unsigned InDepth   = 2,
-  /// Messages accepted but not yet finished (bounds the info and result-side FIFOs). Short
-  /// messages need many in flight (Little's law: a 64 B message spends ~110 cycles between
-  /// descriptor and result, so 8 allowed one per 14 cycles); 16 costs no more distributed RAM
-  /// than 8 (a DPR16X4 is 16 deep). Measured figures in docs/crypto.md.
-  parameter int unsigned MsgDepth  = 16,
+  /// Messages accepted but not yet finished (bounds the info and result-side FIFOs). 8 lets the
+  /// issuer run far enough ahead to hide the AES latency plus the H powers on 64 B messages
+  /// (with 2 info entries: 26.8 cycles per 64 B message instead of 16.5); 16 measured no better.
+  parameter int unsigned MsgDepth  = 8,
   parameter type         meta_t    = logic [7:0]
 ) (
   input  logic              clk_i,

@@ -24,7 +24,7 @@ module onerma_gcm_pool #(
   parameter int unsigned NumStages       = 4,
   parameter int unsigned LenW            = 16,
   parameter int unsigned InDepth         = 2,
-  parameter int unsigned MsgDepth        = 16,
+  parameter int unsigned MsgDepth        = 8,
   parameter bit          AbstractEngines = 1'b0,
   parameter type         meta_t          = logic [7:0],
   // Derived, do not override.

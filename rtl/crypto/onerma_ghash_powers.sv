@@ -7,9 +7,9 @@
 /// GF(2^128) is linear, a fixed XOR network per even k, one cycle), an odd power is H^(k-1) * H
 /// from a small iterative multiplier (one digit stage, NumStages cycles per product), both as
 /// soon as their operands are in the table. Lanes = 5, NumStages = 4: H^2 and H^4 by squaring
-/// in the first two cycles, H^3 and H^5 in two products: about 2 * NumStages + 2 = 10 cycles per
-/// message after H arrives, plus one to present the table (was (Lanes - 1) * NumStages + 1 = 17
-/// with products only; on 64 B messages the table is the limit).
+/// in the first two cycles, H^3 and H^5 in two products back to back: 2 * NumStages + 2 = 10
+/// cycles per message after H arrives, plus one to present the table (was (Lanes - 1) *
+/// NumStages + 1 = 17 with products only; on 64 B messages the table is the limit).
 /// The table register is also the output register; the engine puts a FIFO behind it so the next
 /// message's table is computed while the current one is in use. With Lanes = 1 the unit is a
 /// plain register.
@@ -83,9 +83,10 @@ module onerma_ghash_powers #(
 
     // have_q[k-1]: H^k is in the table. An even power is written as soon as its root is there
     // (each even k has its own squarer), an odd one is H^(k-1) * H from the multiplier, the lowest
-    // odd k whose H^(k-1) is there first, one product at a time.
-    logic [Lanes-1:0] have_q;
-    logic             mul_busy_q;
+    // odd k whose H^(k-1) is there first, one product at a time; the next product is issued in
+    // the cycle the previous one comes out, and the table is offered in the cycle after the last
+    // power is written.
+    logic [Lanes-1:0] have_q, have_set, have_next;
     logic [KW-1:0]    mul_out_k, mul_k;
     logic             mul_go, mul_in_ready, mul_out_valid;
     logic [127:0]     mul_x, mul_out_z;
@@ -107,8 +108,10 @@ module onerma_ghash_powers #(
       mul_k  = '0;
       mul_x  = '0;
       for (int k = Lanes; k >= 3; k--) begin
-        if ((k % 2 == 1) && !have_q[k-1] && have_q[k-2]) begin
-          mul_go = busy_q && !mul_busy_q;
+        // A product leaving the multiplier now is not in have_q yet: not issued again.
+        if ((k % 2 == 1) && !have_q[k-1] && have_q[k-2]
+            && !(mul_out_valid && (mul_out_k == KW'(k)))) begin
+          mul_go = busy_q && mul_in_ready;
           mul_k  = KW'(k);
           mul_x  = pow_q[k-2];
         end
@@ -132,40 +135,32 @@ module onerma_ghash_powers #(
       .out_side_o (mul_out_k)
     );
 
-    // One product at a time, issued only while mul_busy_q is low: the multiplier is idle then.
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic unused_ready;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_ready = mul_in_ready;
+    always_comb begin
+      have_set = sq_go;
+      for (int k = 1; k <= Lanes; k++) begin
+        if (mul_out_valid && (mul_out_k == KW'(k))) begin
+          have_set[k-1] = 1'b1;
+        end
+      end
+    end
+    assign have_next = have_q | have_set;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         busy_q      <= 1'b0;
         out_valid_q <= 1'b0;
-        mul_busy_q  <= 1'b0;
         have_q      <= '0;
-      end else begin
-        if (accept) begin
-          busy_q <= 1'b1;
-          have_q <= Lanes'(1);
-        end else if (busy_q && (&have_q)) begin
+      end else if (accept) begin
+        busy_q <= 1'b1;
+        have_q <= Lanes'(1);
+      end else if (busy_q) begin
+        have_q <= have_next;
+        if (&have_next) begin
           busy_q      <= 1'b0;
           out_valid_q <= 1'b1;
-        end else begin
-          if (out_valid_q && pow_ready_i) begin
-            out_valid_q <= 1'b0;
-          end
-          for (int k = 1; k <= Lanes; k++) begin
-            if (sq_go[k-1] || (mul_out_valid && (mul_out_k == KW'(k)))) begin
-              have_q[k-1] <= 1'b1;
-            end
-          end
         end
-        if (mul_go) begin
-          mul_busy_q <= 1'b1;
-        end else if (mul_out_valid) begin
-          mul_busy_q <= 1'b0;
-        end
+      end else if (out_valid_q && pow_ready_i) begin
+        out_valid_q <= 1'b0;
       end
     end
 

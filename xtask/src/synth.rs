@@ -198,7 +198,13 @@ pub struct PnrOpts {
 pub fn fpga(name: &str, o: &PnrOpts) -> Result<PnrResult> {
     let t = Instant::now();
     let mut all = entries()?;
+    let smoke_count = all.len();
     all.extend(read_entries(BLOCKS)?);
+    // Entries of fpga/blocks.json are measurements: their Fmax is wanted met or not.
+    let is_block = all
+        .iter()
+        .position(|e| e.name == name)
+        .is_some_and(|i| i >= smoke_count);
     let e = all.iter().find(|e| e.name == name).ok_or_else(|| {
         XtaskError::Failed(format!(
             "fpga: no entry `{name}` in {SMOKE} or {BLOCKS} (have: {})",
@@ -235,15 +241,13 @@ pub fn fpga(name: &str, o: &PnrOpts) -> Result<PnrResult> {
         .args(["--json", &format!("{base}.json")])
         .args(["--report", &format!("{base}_report.json")])
         .args(["-l", &format!("{base}_pnr.log")]);
-    if o.ooc {
+    if o.ooc || is_block {
         // A block's Fmax is the figure wanted, met or not. router2 finishes large blocks in
         // minutes where router1 ran for over an hour under WebAssembly (docs/crypto.md).
-        pnr.args([
-            "--out-of-context",
-            "--timing-allow-fail",
-            "--router",
-            "router2",
-        ]);
+        pnr.args(["--timing-allow-fail", "--router", "router2"]);
+    }
+    if o.ooc {
+        pnr.arg("--out-of-context");
     } else {
         pnr.args(["--textcfg", &format!("{base}.config")]);
     }

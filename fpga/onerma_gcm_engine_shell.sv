@@ -1,0 +1,133 @@
+// Measurement shell for place and route of onerma_gcm_engine in context (real pins, clock on a
+// global network), not part of the NIC.
+//
+// Why: the engine has ~800 port bits, more than any ECP5 package has pins, and out-of-context
+// place and route (nextpnr --out-of-context) leaves the clock on general routing: with ~15,000
+// flops and 100 EBRs on it, router2 did not converge on the pipelined engine. The shell feeds all
+// engine inputs from one serial shift register (every input is a flop, as behind a skid buffer
+// in the NIC) and folds all registered outputs by XOR into 8 pins, so no engine logic can be
+// optimised away and every engine port path starts or ends at a flop. The shell's own logic
+// (shift register, fold tree) is one LUT level deep and does not limit Fmax.
+`default_nettype none
+
+module onerma_gcm_engine_shell #(
+  parameter bit          Pipelined = 1'b1,
+  parameter bit          SboxRam   = 1'b1,
+  parameter int unsigned NumStages = 4
+) (
+  input  logic       clk_i,
+  input  logic       rst_ni,
+  input  logic       sin_i,
+  output logic [7:0] fold_o
+);
+
+  localparam int unsigned LenW = 16;
+
+  typedef struct packed {
+    logic            desc_valid;
+    logic [127:0]    desc_key;
+    logic [95:0]     desc_iv;
+    logic [LenW-1:0] desc_aad_len;
+    logic [LenW-1:0] desc_pt_len;
+    logic            desc_decrypt;
+    logic [127:0]    desc_tag;
+    logic [7:0]      desc_meta;
+    logic            din_valid;
+    logic [127:0]    din_data;
+    logic            dout_ready;
+    logic            res_ready;
+  } in_t;
+
+  typedef struct packed {
+    logic         desc_ready;
+    logic         din_ready;
+    logic         dout_valid;
+    logic [127:0] dout_data;
+    logic         dout_last;
+    logic [7:0]   dout_meta;
+    logic         res_valid;
+    logic [127:0] res_tag;
+    logic         res_auth_ok;
+    logic [7:0]   res_meta;
+  } out_t;
+
+  localparam int unsigned InW  = $bits(in_t);
+  localparam int unsigned OutW = $bits(out_t);
+  // Fold tree: OutW -> ceil(OutW / 4) -> ... -> at most 8 bits, one register level per step.
+  localparam int unsigned F1 = (OutW + 3) / 4;
+  localparam int unsigned F2 = (F1 + 3) / 4;
+  localparam int unsigned F3 = (F2 + 3) / 4;
+
+  logic [InW-1:0] sh_q;
+  in_t            in;
+  out_t           out_d, out_q;
+
+  always_ff @(posedge clk_i) begin
+    sh_q <= {sh_q[InW-2:0], sin_i};
+  end
+  assign in = sh_q;
+
+  onerma_gcm_engine #(
+    .Pipelined(Pipelined),
+    .SboxRam  (SboxRam),
+    .NumStages(NumStages),
+    .LenW     (LenW)
+  ) u_engine (
+    .clk_i,
+    .rst_ni,
+    .desc_valid_i  (in.desc_valid),
+    .desc_ready_o  (out_d.desc_ready),
+    .desc_key_i    (in.desc_key),
+    .desc_iv_i     (in.desc_iv),
+    .desc_aad_len_i(in.desc_aad_len),
+    .desc_pt_len_i (in.desc_pt_len),
+    .desc_decrypt_i(in.desc_decrypt),
+    .desc_tag_i    (in.desc_tag),
+    .desc_meta_i   (in.desc_meta),
+    .din_valid_i   (in.din_valid),
+    .din_ready_o   (out_d.din_ready),
+    .din_data_i    (in.din_data),
+    .dout_valid_o  (out_d.dout_valid),
+    .dout_ready_i  (in.dout_ready),
+    .dout_data_o   (out_d.dout_data),
+    .dout_last_o   (out_d.dout_last),
+    .dout_meta_o   (out_d.dout_meta),
+    .res_valid_o   (out_d.res_valid),
+    .res_ready_i   (in.res_ready),
+    .res_tag_o     (out_d.res_tag),
+    .res_auth_ok_o (out_d.res_auth_ok),
+    .res_meta_o    (out_d.res_meta)
+  );
+
+  logic [F1-1:0]   f1_q;
+  logic [F2-1:0]   f2_q;
+  logic [F3-1:0]   f3_q;
+  logic [4*F1-1:0] o_pad;
+  logic [4*F2-1:0] f1_pad;
+  logic [4*F3-1:0] f2_pad;
+
+  assign o_pad  = (4*F1)'(out_q);
+  assign f1_pad = (4*F2)'(f1_q);
+  assign f2_pad = (4*F3)'(f2_q);
+
+  always_ff @(posedge clk_i) begin
+    out_q <= out_d;
+    for (int i = 0; i < F1; i++) begin
+      f1_q[i] <= ^o_pad[4*i +: 4];
+    end
+    for (int i = 0; i < F2; i++) begin
+      f2_q[i] <= ^f1_pad[4*i +: 4];
+    end
+    for (int i = 0; i < F3; i++) begin
+      f3_q[i] <= ^f2_pad[4*i +: 4];
+    end
+  end
+
+  if (F3 > 8) begin : g_bad_fold
+    $error("onerma_gcm_engine_shell: fold tree ends wider than 8 pins");
+  end
+  assign fold_o = 8'(f3_q);
+
+endmodule
+
+`default_nettype wire
