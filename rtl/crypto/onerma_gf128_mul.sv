@@ -9,9 +9,10 @@
 ///   registered in Slices copies (onerma_dup_reg), one per 128/Slices output bits, so that net is
 ///   short (docs/crypto.md: as one flop it was the GHASH critical path, 9.4 ns of routing). No
 ///   enables: the registers load every cycle, bubbles included.
-/// Pipelined = 0: one stage used NumStages times. The first digit is folded in on the accepting
-///   edge, so a product presented in cycle c appears in cycle c + NumStages, and a new one can be
-///   accepted in that same cycle (II = NumStages).
+/// Pipelined = 0: one stage used NumStages times. The accepting edge loads the operands, the
+///   next NumStages edges fold in a digit each, so a product presented in cycle c appears in
+///   cycle c + NumStages + 1, and a new one can be accepted in that same cycle (II = NumStages
+///   + 1).
 ///
 /// Both: out_valid_o is high for exactly one cycle per product and there is no output
 /// back-pressure: the user must take the result in that cycle (GHASH writes it into a register
@@ -153,90 +154,68 @@ module onerma_gf128_mul #(
     assign out_side_o  = side_q[NumStages-1];
 
   end else begin : g_iter
-    localparam int unsigned CntW = (NumStages > 1) ? $clog2(NumStages + 1) : 1;
+    localparam int unsigned CntW = (NumStages > 1) ? $clog2(NumStages) : 1;
 
+    // busy_q: digits being folded in, cnt_q of them so far; done_q: the product is in z_q.
     logic            busy_q, done_q;
-    logic [CntW-1:0] cnt_q;  // digits folded in so far
+    logic [CntW-1:0] cnt_q;
     logic [127:0]    z_q, v_q, x_q;
     side_t           side_q;
 
-    logic            accept, step, finish;
-    logic [127:0]    z_in, v_in, z_next, v_next;
-    logic [Digit-1:0] x_digit;
+    logic            accept, finish;
+    logic [127:0]    z_next, v_next;
 
-    // A product is done once all digits are in; the result stays in z_q for one cycle.
+    // The accepting edge only loads the operands, so the digit stage always starts from
+    // registers (no operand mux in front of it; with one, the power unit placed at 62 MHz).
     assign in_ready_o = !busy_q;
     assign accept     = in_valid_i && in_ready_o;
-    assign step       = busy_q && !done_q;
-    assign finish     = step && (cnt_q == CntW'(NumStages - 1));
-
-    // x_q is shifted left by a digit per step, so the next digit is always at the top.
-    assign z_in    = accept ? '0 : z_q;
-    assign v_in    = accept ? in_y_i : v_q;
-    assign x_digit = accept ? in_x_i[127 -: Digit] : x_q[127 -: Digit];
+    assign finish     = busy_q && (cnt_q == CntW'(NumStages - 1));
 
     onerma_gf128_mul_stage #(
       .Digit(Digit)
     ) u_stage (
-      .z_i(z_in),
-      .v_i(v_in),
-      .x_i(x_digit),
+      .z_i(z_q),
+      .v_i(v_q),
+      .x_i(x_q[127 -: Digit]),
       .z_o(z_next),
       .v_o(v_next)
     );
 
-    if (NumStages == 1) begin : g_single
-      // One digit is the whole product: the accepting edge finishes it.
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          busy_q <= 1'b0;
-          done_q <= 1'b0;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        busy_q <= 1'b0;
+        done_q <= 1'b0;
+        cnt_q  <= '0;
+      end else begin
+        done_q <= finish;
+        if (accept) begin
+          busy_q <= 1'b1;
           cnt_q  <= '0;
-        end else begin
+        end else if (finish) begin
           busy_q <= 1'b0;
-          done_q <= accept;
-          cnt_q  <= '0;
+        end else if (busy_q) begin
+          cnt_q <= cnt_q + CntW'(1);
         end
       end
-      assign out_valid_o = done_q;
-      /* verilator lint_off UNUSEDSIGNAL */
-      logic unused_finish;
-      /* verilator lint_on UNUSEDSIGNAL */
-      assign unused_finish = finish;
-    end else begin : g_multi
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          busy_q <= 1'b0;
-          done_q <= 1'b0;
-          cnt_q  <= '0;
-        end else begin
-          done_q <= finish;
-          if (accept) begin
-            busy_q <= 1'b1;
-            cnt_q  <= CntW'(1);
-          end else if (finish) begin
-            busy_q <= 1'b0;
-          end else if (step) begin
-            cnt_q <= cnt_q + CntW'(1);
-          end
-        end
-      end
-      assign out_valid_o = done_q;
     end
 
+    // x_q is shifted left by a digit per step, so the next digit is always at the top.
     always_ff @(posedge clk_i) begin
-      if (accept || step) begin
+      if (accept) begin
+        z_q    <= '0;
+        v_q    <= in_y_i;
+        x_q    <= in_x_i;
+        side_q <= in_side_i;
+      end else if (busy_q) begin
         z_q <= z_next;
         v_q <= v_next;
-        x_q <= (accept ? in_x_i : x_q) << Digit;
-      end
-      if (accept) begin
-        side_q <= in_side_i;
+        x_q <= x_q << Digit;
       end
     end
 
-    assign out_z_o    = z_q;
-    assign out_side_o = side_q;
+    assign out_valid_o = done_q;
+    assign out_z_o     = z_q;
+    assign out_side_o  = side_q;
   end
 
 endmodule

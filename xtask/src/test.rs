@@ -47,6 +47,7 @@ fn stage(name: &str) -> Result<()> {
                 freq: 100.0,
                 seed: 1,
                 ooc: false,
+                extra: Vec::new(),
             },
         )
         .map(|_| ()),
