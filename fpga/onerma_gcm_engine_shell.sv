@@ -61,6 +61,19 @@ module onerma_gcm_engine_shell #(
   logic [InW-1:0] sh_q;
   in_t            in;
   out_t           out_d, out_q;
+  logic [1:0]     rst_sync_q;
+  logic           rst_n;
+
+  // Reset synchroniser: asserted asynchronously, released on a clock edge, so the engine's reset
+  // net starts at a flop rather than at the pin.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rst_sync_q <= 2'b00;
+    end else begin
+      rst_sync_q <= {rst_sync_q[0], 1'b1};
+    end
+  end
+  assign rst_n = rst_sync_q[1];
 
   always_ff @(posedge clk_i) begin
     sh_q <= {sh_q[InW-2:0], sin_i};
@@ -74,7 +87,7 @@ module onerma_gcm_engine_shell #(
     .LenW     (LenW)
   ) u_engine (
     .clk_i,
-    .rst_ni,
+    .rst_ni        (rst_n),
     .desc_valid_i  (in.desc_valid),
     .desc_ready_o  (out_d.desc_ready),
     .desc_key_i    (in.desc_key),
