@@ -63,61 +63,46 @@ fn steady_bits_per_cycle(run: &GcmRun, payload: usize) -> Result<(f64, f64), Cli
     }
 }
 
-pub fn bits_per_cycle_4k() -> Result<Measurement, CliError> {
-    let (run, _) = run_pipe(16, 4096)?;
-    let (bpc, cpm) = steady_bits_per_cycle(&run, 4096)?;
+/// Steady-state throughput of `n` back-to-back messages of `payload` bytes on `m`.
+fn throughput<M: gcm::GcmPorts>(
+    m: &mut M,
+    label: &str,
+    n: usize,
+    payload: usize,
+) -> Result<Measurement, CliError> {
+    let (run, _) = run_on(m, n, payload)?;
+    let (bpc, cpm) = steady_bits_per_cycle(&run, payload)?;
     Ok(Measurement {
         value: bpc,
         unit: "bits/cycle",
         config: format!(
-            "gcm_pipe (1 engine, NumStages 4), 16 x (4096 B payload + 48 B AAD) back to back, \
-             steady state, {cpm:.1} cycles/message for 256 payload beats"
+            "{label}, {n} x ({payload} B payload + {AAD_LEN} B AAD) back to back, steady state, \
+             {cpm:.1} cycles/message for {} payload beats",
+            payload.div_ceil(16)
         ),
         limit: Some(128.0),
     })
 }
 
+pub fn bits_per_cycle_4k() -> Result<Measurement, CliError> {
+    let label = "gcm_pipe (1 engine, NumStages 4)";
+    throughput(&mut onerma_rtl::gcm_pipe::Model::new(), label, 16, 4096)
+}
+
 pub fn bits_per_cycle_64b() -> Result<Measurement, CliError> {
-    let (run, _) = run_pipe(64, 64)?;
-    let (bpc, cpm) = steady_bits_per_cycle(&run, 64)?;
-    Ok(Measurement {
-        value: bpc,
-        unit: "bits/cycle",
-        config: format!(
-            "gcm_pipe, 64 x (64 B payload + 48 B AAD) back to back, steady state, \
-             {cpm:.1} cycles/message for 4 payload beats"
-        ),
-        limit: Some(128.0),
-    })
+    let label = "gcm_pipe (NumStages 4)";
+    throughput(&mut onerma_rtl::gcm_pipe::Model::new(), label, 64, 64)
 }
 
 /// The Fmax configuration (GHASH NumStages 8, 9 lanes, 9 powers of H per message).
 pub fn pipe8_bits_per_cycle_4k() -> Result<Measurement, CliError> {
-    let (run, _) = run_on(&mut onerma_rtl::gcm_pipe8::Model::new(), 16, 4096)?;
-    let (bpc, cpm) = steady_bits_per_cycle(&run, 4096)?;
-    Ok(Measurement {
-        value: bpc,
-        unit: "bits/cycle",
-        config: format!(
-            "gcm_pipe8 (NumStages 8), 16 x (4096 B payload + 48 B AAD) back to back, steady \
-             state, {cpm:.1} cycles/message"
-        ),
-        limit: Some(128.0),
-    })
+    let label = "gcm_pipe8 (NumStages 8)";
+    throughput(&mut onerma_rtl::gcm_pipe8::Model::new(), label, 16, 4096)
 }
 
 pub fn pipe8_bits_per_cycle_64b() -> Result<Measurement, CliError> {
-    let (run, _) = run_on(&mut onerma_rtl::gcm_pipe8::Model::new(), 64, 64)?;
-    let (bpc, cpm) = steady_bits_per_cycle(&run, 64)?;
-    Ok(Measurement {
-        value: bpc,
-        unit: "bits/cycle",
-        config: format!(
-            "gcm_pipe8 (NumStages 8), 64 x (64 B payload + 48 B AAD) back to back, steady \
-             state, {cpm:.1} cycles/message"
-        ),
-        limit: Some(128.0),
-    })
+    let label = "gcm_pipe8 (NumStages 8)";
+    throughput(&mut onerma_rtl::gcm_pipe8::Model::new(), label, 64, 64)
 }
 
 pub fn latency_cycles() -> Result<Measurement, CliError> {
