@@ -23,12 +23,14 @@
 /// keystream into the payload and feeds AAD, ciphertext and the length block to onerma_ghash; the
 /// tag stage combines S with the mask and compares.
 module onerma_gcm_engine #(
-  /// 1: pipelined AES (1 block/cycle) and GHASH with NumStages + 1 lanes. 0: iterative AES (II 10)
-  /// and an iterative GHASH multiplier (II NumStages): small, about 128/10 bits per cycle.
+  /// 1: pipelined AES (1 block/cycle) and GHASH with onerma_gf128_pkg::PipeLatency lanes.
+  /// 0: iterative AES (II 10) and an iterative GHASH multiplier (II NumStages + 3): small, about
+  /// 128/10 bits per cycle.
   parameter bit          Pipelined = 1'b1,
   /// Pipelined only: AES S-boxes in block RAM (1, 100 EBR on ECP5) or LUTs (0).
   parameter bit          SboxRam   = 1'b1,
-  /// GHASH multiplier digit stages (divides 128): the pipeline depth per product.
+  /// Digits of the iterative GF(2^128) multipliers (divides 16): the power unit's (both
+  /// implementations) and, when Pipelined = 0, GHASH's. Fewer digits: faster, larger.
   parameter int unsigned NumStages = 4,
   /// Width of aad_len and pt_len in bytes (16: up to 65535 B each).
   parameter int unsigned LenW      = 16,
@@ -72,7 +74,7 @@ module onerma_gcm_engine #(
 );
 
   // onerma_ghash's lane count (its operand register adds one lane to the multiplier stages).
-  localparam int unsigned Lanes = Pipelined ? NumStages + 1 : 1;
+  localparam int unsigned Lanes = Pipelined ? onerma_gf128_pkg::PipeLatency : 1;
   localparam int unsigned PowW  = (Lanes > 1) ? $clog2(Lanes) : 1;
   // Beats per part fit in LenW - 3 bits; a block index over AAD + payload + length in LenW - 2.
   localparam int unsigned BeatW = LenW - 3;

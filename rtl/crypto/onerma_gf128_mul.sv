@@ -1,29 +1,34 @@
 `default_nettype none
 
-/// GF(2^128) multiplier in GCM bit order, z = x * y, built from NumStages digit stages
-/// (onerma_gf128_mul_stage, 128 / NumStages coefficients of x each).
+/// GF(2^128) multiplier in GCM bit order (block order on the ports, onerma_gf128_pkg), z = x * y,
+/// as a carry-less product split into registered group partials (onerma_gf128_clmul) followed by
+/// the reduction modulo x^128 + x^7 + x^2 + x + 1.
 ///
-/// Pipelined = 1: the operands are registered, then the stages are unrolled with a register after
-///   each one. One product per cycle (in_ready_o is constant 1); a product presented in cycle c
-///   appears in cycle c + NumStages + 1. Each stage's digit of x drives 128 AND terms; it is
-///   registered in Slices copies (onerma_dup_reg), one per 128/Slices output bits, so that net is
-///   short (docs/crypto.md: as one flop it was the GHASH critical path, 9.4 ns of routing). No
-///   enables: the registers load every cycle, bubbles included.
-/// Pipelined = 0: one stage used NumStages times. The accepting edge loads the operands, the
-///   next NumStages edges fold in a digit each, so a product presented in cycle c appears in
-///   cycle c + NumStages + 1, and a new one can be accepted in that same cycle (II = NumStages
-///   + 1).
+/// Pipelined = 1: latency onerma_gf128_pkg::PipeLatency = 4, one product per cycle (in_ready_o
+///   is constant 1), no enables (the registers load every cycle, bubbles included):
+///     operands (Slices copies each) -> all 16 group partials of x * y (each bit <= 8 AND terms)
+///     -> their sum, the unreduced 255-bit product (each bit <= 16 partial bits) -> reduced z.
+///   Every stage is two or three LUT4 levels on ECP5. The previous multiplier folded one 32-bit
+///   digit of x per stage into a reduced running sum, so the sum ran through all four stages and
+///   each stage was five LUT levels deep (96 MHz at best, docs/crypto.md); here the digits'
+///   partials are independent and only the last two stages combine them.
+/// Pipelined = 0: iterative, NumStages digits of x (Digit = 128 / NumStages coefficients, a
+///   multiple of 8), highest digit first (Horner in x^Digit on the unreduced product):
+///   the accepting edge loads the operands, the next NumStages edges register the digits' group
+///   partials, one edge later each is added into the unreduced sum, and one more edge reduces it.
+///   A product presented in cycle c appears in cycle c + NumStages + 3; the next can be accepted
+///   in that cycle (II = NumStages + 3).
 ///
 /// Both: out_valid_o is high for exactly one cycle per product and there is no output
 /// back-pressure: the user must take the result in that cycle (GHASH writes it into a register
 /// file, the power unit into its power table). `side_i` travels with the product.
-/// Only valid bits and the iteration counter are reset.
+/// Only valid bits and counters are reset.
 module onerma_gf128_mul #(
-  /// 1: unrolled and registered after every stage (II = 1). 0: iterative (II = NumStages).
+  /// 1: pipelined, II = 1, latency PipeLatency. 0: iterative over NumStages digits.
   parameter bit          Pipelined = 1'b1,
-  /// Number of digit stages: 1, 2, 4, 8, 16, ... (divides 128).
+  /// Iterative only: number of digits of x (divides 16).
   parameter int unsigned NumStages = 4,
-  /// Pipelined only: copies of each digit register (divides 128).
+  /// Copies of each operand register (fan-out replication, onerma_gf128_clmul).
   parameter int unsigned Slices    = 4,
   /// Side-band payload, returned with the product.
   parameter type         side_t    = logic
@@ -40,176 +45,187 @@ module onerma_gf128_mul #(
   output side_t        out_side_o
 );
 
-  localparam int unsigned Digit = 128 / NumStages;
-
-  if (128 % NumStages != 0) begin : g_bad_param
-    $error("onerma_gf128_mul: NumStages must divide 128");
-  end
+  import onerma_gf128_pkg::*;
 
   if (Pipelined) begin : g_pipe
-    logic                         in_valid_q;
-    logic [127:0]                 in_v_q, in_x_q;
-    side_t                        in_side_q;
-    logic [NumStages-1:0]         valid_q;
-    logic [127:0]                 z_q    [NumStages];
-    logic [127:0]                 v_q    [NumStages];
-    logic [127:0]                 x_q    [NumStages];
-    side_t                        side_q [NumStages];
-    // dig_q[s]: the Slices copies of the digit stage s folds in.
-    logic [Slices-1:0][Digit-1:0] dig_q  [NumStages];
+    localparam int unsigned Groups = 128 / GroupW;
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        in_valid_q <= 1'b0;
-      end else begin
-        in_valid_q <= in_valid_i;
-      end
-    end
+    logic [2:0]       valid_q;
+    logic             in_valid_q;
+    side_t            side_q [4];
+    logic [255:0]     op_q   [Slices];
+    logic [127:0]     a_q    [Slices];
+    logic [127:0]     b_q    [Slices];
+    logic [PartW-1:0] pp_d   [Groups];
+    logic [PartW-1:0] pp_q   [Groups];
+    logic [254:0]     shifted [Groups];
+    logic [254:0]     c_d, c_q;
+    logic [127:0]     z_q;
 
-    always_ff @(posedge clk_i) begin
-      in_v_q    <= in_y_i;
-      in_x_q    <= in_x_i;
-      in_side_q <= in_side_i;
-    end
-
-    for (genvar c = 0; c < Slices; c++) begin : g_dig0
+    // Stage 0: the operands in polynomial order, Slices separate copies of each.
+    for (genvar c = 0; c < Slices; c++) begin : g_op
       onerma_dup_reg #(
-        .Width(Digit)
-      ) u_dig (
+        .Width(256)
+      ) u_op (
         .clk_i,
-        .d_i(in_x_i[127 -: Digit]),
-        .q_o(dig_q[0][c])
+        .d_i({rev128(in_x_i), rev128(in_y_i)}),
+        .q_o(op_q[c])
       );
+      assign a_q[c] = op_q[c][255:128];
+      assign b_q[c] = op_q[c][127:0];
     end
 
-    for (genvar s = 0; s < NumStages; s++) begin : g_stage
-      logic         valid_in;
-      logic [127:0] z_in, v_in, x_in, z_next, v_next;
-      side_t        side_in;
+    // Stage 1: the 16 group partials.
+    onerma_gf128_clmul #(
+      .Width (128),
+      .Slices(Slices)
+    ) u_clmul (
+      .a_i(a_q),
+      .b_i(b_q),
+      .p_o(pp_d)
+    );
 
-      if (s == 0) begin : g_first
-        assign valid_in = in_valid_q;
-        assign z_in     = '0;
-        assign v_in     = in_v_q;
-        assign x_in     = in_x_q;
-        assign side_in  = in_side_q;
-      end else begin : g_next
-        assign valid_in = valid_q[s-1];
-        assign z_in     = z_q[s-1];
-        assign v_in     = v_q[s-1];
-        assign x_in     = x_q[s-1];
-        assign side_in  = side_q[s-1];
-      end
-
-      onerma_gf128_mul_stage #(
-        .Digit (Digit),
-        .Slices(Slices)
-      ) u_stage (
-        .z_i(z_in),
-        .v_i(v_in),
-        .x_i(dig_q[s]),
-        .z_o(z_next),
-        .v_o(v_next)
-      );
-
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          valid_q[s] <= 1'b0;
-        end else begin
-          valid_q[s] <= valid_in;
-        end
-      end
-
-      always_ff @(posedge clk_i) begin
-        z_q[s]    <= z_next;
-        v_q[s]    <= v_next;
-        x_q[s]    <= x_in;
-        side_q[s] <= side_in;
-      end
-
-      if (s + 1 < NumStages) begin : g_dig_next
-        for (genvar c = 0; c < Slices; c++) begin : g_copy
-          onerma_dup_reg #(
-            .Width(Digit)
-          ) u_dig (
-            .clk_i,
-            .d_i(x_in[127 - (s + 1) * Digit -: Digit]),
-            .q_o(dig_q[s+1][c])
-          );
-        end
-      end
+    // Stage 2: the unreduced product. Stage 3: reduced, back in block order.
+    for (genvar g = 0; g < Groups; g++) begin : g_shift
+      assign shifted[g] = 255'(pp_q[g]) << (GroupW * g);
     end
 
-    // The shifted multiplicand and the digits of the last stage are not needed further, and the
-    // full x registers only feed the digit copies; synthesis removes the unused flops.
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [127:0] unused_v, unused_x;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_v = v_q[NumStages-1];
-    assign unused_x = x_q[NumStages-1];
-
-    assign in_ready_o  = 1'b1;
-    assign out_valid_o = valid_q[NumStages-1];
-    assign out_z_o     = z_q[NumStages-1];
-    assign out_side_o  = side_q[NumStages-1];
-
-  end else begin : g_iter
-    localparam int unsigned CntW = (NumStages > 1) ? $clog2(NumStages) : 1;
-
-    // busy_q: digits being folded in, cnt_q of them so far; done_q: the product is in z_q.
-    logic            busy_q, done_q;
-    logic [CntW-1:0] cnt_q;
-    logic [127:0]    z_q, v_q, x_q;
-    side_t           side_q;
-
-    logic            accept, finish;
-    logic [127:0]    z_next, v_next;
-
-    // The accepting edge only loads the operands, so the digit stage always starts from
-    // registers (no operand mux in front of it; with one, the power unit placed at 62 MHz).
-    assign in_ready_o = !busy_q;
-    assign accept     = in_valid_i && in_ready_o;
-    assign finish     = busy_q && (cnt_q == CntW'(NumStages - 1));
-
-    onerma_gf128_mul_stage #(
-      .Digit(Digit)
-    ) u_stage (
-      .z_i(z_q),
-      .v_i(v_q),
-      .x_i(x_q[127 -: Digit]),
-      .z_o(z_next),
-      .v_o(v_next)
+    onerma_xor_tree #(
+      .Width(255),
+      .N    (Groups)
+    ) u_sum (
+      .in_i (shifted),
+      .out_o(c_d)
     );
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        busy_q <= 1'b0;
-        done_q <= 1'b0;
-        cnt_q  <= '0;
+        in_valid_q <= 1'b0;
+        valid_q    <= '0;
       end else begin
-        done_q <= finish;
+        in_valid_q <= in_valid_i;
+        valid_q    <= {valid_q[1:0], in_valid_q};
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      side_q[0] <= in_side_i;
+      side_q[1] <= side_q[0];
+      side_q[2] <= side_q[1];
+      side_q[3] <= side_q[2];
+      pp_q      <= pp_d;
+      c_q       <= c_d;
+      z_q       <= rev128(reduce(c_q));
+    end
+
+    assign in_ready_o  = 1'b1;
+    assign out_valid_o = valid_q[2];
+    assign out_z_o     = z_q;
+    assign out_side_o  = side_q[3];
+
+  end else begin : g_iter
+    localparam int unsigned Digit  = 128 / NumStages;
+    localparam int unsigned Groups = Digit / GroupW;
+    localparam int unsigned CntW   = $clog2(NumStages + 1);
+
+    if (128 % NumStages != 0 || Digit % GroupW != 0) begin : g_bad_param
+      $error("onerma_gf128_mul: NumStages must divide 16");
+    end
+
+    // busy_q: a product is in progress; left_q: digits still to be issued; pp_valid_q: pp_q holds
+    // a digit's partials (pp_last_q: the lowest digit); sum_done_q: c_q is the whole product;
+    // done_q: z_q is the result.
+    logic             busy_q, pp_valid_q, pp_last_q, sum_done_q, done_q;
+    logic [CntW-1:0]  left_q;
+    logic [127:0]     a_q, b_q;
+    logic [Digit-1:0] dig_q [Slices];
+    logic [127:0]     b_rep [Slices];
+    logic [PartW-1:0] pp_d  [Groups];
+    logic [PartW-1:0] pp_q  [Groups];
+    logic [254:0]     shifted [Groups];
+    logic [254:0]     pp_sum, c_q;
+    logic [127:0]     z_q;
+    side_t            side_q;
+    logic [127:0]     x_poly;
+    logic             accept;
+
+    assign x_poly     = rev128(in_x_i);
+    assign in_ready_o = !busy_q;
+    assign accept     = in_valid_i && in_ready_o;
+
+    // The digit copies load every cycle (no enable): the next digit is always at the top of a_q,
+    // which shifts by a digit per cycle; outside a product their value is unused.
+    for (genvar c = 0; c < Slices; c++) begin : g_dig
+      onerma_dup_reg #(
+        .Width(Digit)
+      ) u_dig (
+        .clk_i,
+        .d_i(accept ? x_poly[127 -: Digit] : a_q[127 -: Digit]),
+        .q_o(dig_q[c])
+      );
+      assign b_rep[c] = b_q;
+    end
+
+    onerma_gf128_clmul #(
+      .Width (Digit),
+      .Slices(Slices)
+    ) u_clmul (
+      .a_i(dig_q),
+      .b_i(b_rep),
+      .p_o(pp_d)
+    );
+
+    for (genvar g = 0; g < Groups; g++) begin : g_shift
+      assign shifted[g] = 255'(pp_q[g]) << (GroupW * g);
+    end
+
+    onerma_xor_tree #(
+      .Width(255),
+      .N    (Groups)
+    ) u_sum (
+      .in_i (shifted),
+      .out_o(pp_sum)
+    );
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        busy_q     <= 1'b0;
+        left_q     <= '0;
+        pp_valid_q <= 1'b0;
+        pp_last_q  <= 1'b0;
+        sum_done_q <= 1'b0;
+        done_q     <= 1'b0;
+      end else begin
+        pp_valid_q <= busy_q && (left_q != '0);
+        pp_last_q  <= (left_q == CntW'(1));
+        sum_done_q <= pp_valid_q && pp_last_q;
+        done_q     <= sum_done_q;
         if (accept) begin
           busy_q <= 1'b1;
-          cnt_q  <= '0;
-        end else if (finish) begin
-          busy_q <= 1'b0;
-        end else if (busy_q) begin
-          cnt_q <= cnt_q + CntW'(1);
+          left_q <= CntW'(NumStages);
+        end else begin
+          if (left_q != '0) begin
+            left_q <= left_q - CntW'(1);
+          end
+          if (sum_done_q) begin
+            busy_q <= 1'b0;
+          end
         end
       end
     end
 
-    // x_q is shifted left by a digit per step, so the next digit is always at the top.
     always_ff @(posedge clk_i) begin
+      a_q  <= accept ? (x_poly << Digit) : (a_q << Digit);
+      pp_q <= pp_d;
       if (accept) begin
-        z_q    <= '0;
-        v_q    <= in_y_i;
-        x_q    <= in_x_i;
+        b_q    <= rev128(in_y_i);
         side_q <= in_side_i;
-      end else if (busy_q) begin
-        z_q <= z_next;
-        v_q <= v_next;
-        x_q <= x_q << Digit;
+        c_q    <= '0;
+      end else if (pp_valid_q) begin
+        c_q <= (c_q << Digit) ^ pp_sum;
+      end
+      if (sum_done_q) begin
+        z_q <= rev128(reduce(c_q));
       end
     end
 

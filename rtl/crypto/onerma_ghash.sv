@@ -2,13 +2,11 @@
 
 /// GHASH (NIST SP 800-38D) at one block per cycle despite the multiply's loop dependency.
 ///
-/// Pipelined: the multiplier (onerma_gf128_mul) registers its operands, then runs NumStages
-/// digit stages, so a product takes NumStages + 1 cycles (the lane accumulator read, the
-/// forwarding mux and the XOR with the block get a cycle of their own instead of sitting in front
-/// of the first digit stage, which limited GHASH to 68.6 MHz on ECP5); it accepts a product every
-/// cycle, so the blocks are spread over Lanes = NumStages + 1 independent accumulators
-/// (block j of the global block stream goes to lane j mod Lanes) and each lane multiplies by an
-/// aggregated power of H. A message of n blocks X_0..X_{n-1} needs
+/// Pipelined: the multiplier (onerma_gf128_mul) takes a product every cycle and returns it
+/// Lanes = onerma_gf128_pkg::PipeLatency cycles later (operand register, partial products, sum,
+/// reduction), so the blocks are spread over Lanes independent accumulators (block j of the
+/// global block stream goes to lane j mod Lanes) and each lane multiplies by an aggregated power
+/// of H. A message of n blocks X_0..X_{n-1} needs
 ///   S = sum_i X_i * H^(n-i).
 /// Block i is absorbed as acc = (acc + X_i) * H^m with m = min(n - i, Lanes): the lane's later
 /// blocks each add a factor H^Lanes and the lane's last block (one of the message's last Lanes
@@ -17,7 +15,8 @@
 /// but XORed into the message's S. Because the lane counter runs on across messages, the
 /// previous block of any lane is a final block of an earlier message, so messages follow each
 /// other without a gap.
-/// Iterative (Pipelined = 0): the multiplier has latency and II NumStages, one lane, m is always 1.
+/// Iterative (Pipelined = 0): the iterative multiplier (NumStages digits, II NumStages + 3), one
+/// lane, m is always 1.
 ///
 /// Inputs, all valid/ready:
 /// - blk: one 128-bit block with pow = m - 1, final (n - i <= Lanes) and last (i = n - 1); the
@@ -28,10 +27,10 @@
 /// - s: per message, S = GHASH_H(blocks), in message order.
 module onerma_ghash #(
   parameter bit          Pipelined = 1'b1,
-  /// Multiplier stages (divides 128); also the number of lanes when pipelined.
+  /// Iterative only: digits of the multiplier (divides 16).
   parameter int unsigned NumStages = 4,
   // Derived, do not override.
-  parameter int unsigned Lanes     = Pipelined ? NumStages + 1 : 1,
+  parameter int unsigned Lanes     = Pipelined ? onerma_gf128_pkg::PipeLatency : 1,
   parameter int unsigned PowW      = (Lanes > 1) ? $clog2(Lanes) : 1
 ) (
   input  logic                   clk_i,
@@ -57,7 +56,7 @@ module onerma_ghash #(
   // S results that can be in flight: one per block in the operand register or the multiplier at
   // most.
   localparam int unsigned SDepth = 2;
-  localparam int unsigned CredW  = $clog2(SDepth + NumStages + 3);
+  localparam int unsigned CredW  = $clog2(SDepth + Lanes + 3);
 
   typedef struct packed {
     logic [LaneW-1:0] lane;
@@ -113,7 +112,7 @@ module onerma_ghash #(
 
   if (Pipelined) begin : g_op_pipe
     // The multiplier registers the operands itself: the product of a block accepted in cycle c
-    // leaves it in cycle c + 1 + NumStages = c + Lanes, exactly when the lane's next block can
+    // leaves it in cycle c + PipeLatency = c + Lanes, exactly when the lane's next block can
     // arrive, so the forwarding above still sees it. It always takes (in_ready_o is 1).
     assign blk_ready_o  = pow_valid_i && (!blk_last_i || credit_ok);
     assign mul_in_valid = accept;

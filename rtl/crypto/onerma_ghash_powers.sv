@@ -5,17 +5,17 @@
 ///
 /// An even power is the square of one already in the table (H^k = (H^(k/2))^2; squaring in
 /// GF(2^128) is linear, a fixed XOR network per even k, one cycle), an odd power is H^(k-1) * H
-/// from a small iterative multiplier of its own (one digit stage, NumStages + 1 cycles per
-/// product), each as soon as its operands are in the table. Lanes = 5, NumStages = 4: H^2 and H^4
-/// by squaring in the first two cycles, H^3 and H^5 in parallel: the table is offered about 9
-/// cycles after H arrives. Lanes = 9, NumStages = 8: H^7 = H^6 * H waits for H^6 = (H^3)^2, so
-/// two products in a row: about 22 cycles. On 64 B messages the table is the limit.
+/// from an iterative multiplier of its own (NumStages digits, NumStages + 3 cycles per product),
+/// each as soon as its operands are in the table. Lanes = 4 (the pipelined GHASH): H^2 and H^4 by
+/// squaring in the first two cycles, H^3 = H^2 * H from one multiplier: the table is offered
+/// NumStages + 6 cycles after the cycle H is taken. On short messages (fewer GHASH blocks than that) the
+/// table is the limit.
 /// The table register is also the output register; the engine puts a FIFO behind it so the next
 /// message's table is computed while the current one is in use. With Lanes = 1 the unit is a
 /// plain register.
 module onerma_ghash_powers #(
   parameter int unsigned NumStages = 4,
-  parameter int unsigned Lanes     = 5
+  parameter int unsigned Lanes     = 4
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -56,29 +56,6 @@ module onerma_ghash_powers #(
       end
     end
   end else begin : g_multi
-    // a^2 in GCM bit order (bit [127 - i] is the coefficient of x^i), reduced modulo
-    // x^128 + x^7 + x^2 + x + 1: coefficient i of a lands on x^(2i); x^j for j >= 128 folds back
-    // as x^(j-128) * (1 + x + x^2 + x^7), highest j first so the folds that land above 127 are
-    // folded again.
-    function automatic logic [127:0] gf_square(input logic [127:0] a);
-      logic [255:0] c;  // c[j] = coefficient of x^j
-      logic [127:0] r;
-      c = '0;
-      for (int i = 0; i < 128; i++) begin
-        c[2*i] = a[127 - i];
-      end
-      for (int j = 254; j >= 128; j--) begin
-        c[j-128] = c[j-128] ^ c[j];
-        c[j-127] = c[j-127] ^ c[j];
-        c[j-126] = c[j-126] ^ c[j];
-        c[j-121] = c[j-121] ^ c[j];
-      end
-      for (int i = 0; i < 128; i++) begin
-        r[127 - i] = c[i];
-      end
-      return r;
-    endfunction
-
     // have_q[k-1]: H^k is in the table. An even power is written as soon as its root is there
     // (each even k has its own squarer), an odd one is H^(k-1) * H from a multiplier of its own,
     // started as soon as H^(k-1) is there. Every operand is a fixed table entry, so no selection
@@ -96,7 +73,7 @@ module onerma_ghash_powers #(
       end else if (k % 2 == 0) begin : g_even
         assign sq_go[k-1]    = busy_q && !have_q[k-1] && have_q[k/2-1];
         assign mul_done[k-1] = 1'b0;
-        assign new_val[k-1]  = gf_square(pow_q[k/2-1]);
+        assign new_val[k-1]  = onerma_gf128_pkg::square(pow_q[k/2-1]);
       end else begin : g_odd
         logic started_q, start;
         assign start      = busy_q && have_q[k-2] && !started_q;

@@ -31,14 +31,6 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         crate::gcm_bench::bits_per_cycle_64b,
     ),
     ("gcm_latency_cycles", crate::gcm_bench::latency_cycles),
-    (
-        "gcm8_bits_per_cycle_4k",
-        crate::gcm_bench::pipe8_bits_per_cycle_4k,
-    ),
-    (
-        "gcm8_bits_per_cycle_64b",
-        crate::gcm_bench::pipe8_bits_per_cycle_64b,
-    ),
     ("gcm_sim_cycles_per_s", crate::gcm_bench::sim_cycles_per_s),
     ("model_ops_per_s_2nic", model_ops_per_s_2nic),
     ("model_ops_per_s_40nic", model_ops_per_s_40nic),

@@ -94,17 +94,6 @@ pub fn bits_per_cycle_64b() -> Result<Measurement, CliError> {
     throughput(&mut onerma_rtl::gcm_pipe::Model::new(), label, 64, 64)
 }
 
-/// The Fmax configuration (GHASH NumStages 8, 9 lanes, 9 powers of H per message).
-pub fn pipe8_bits_per_cycle_4k() -> Result<Measurement, CliError> {
-    let label = "gcm_pipe8 (NumStages 8)";
-    throughput(&mut onerma_rtl::gcm_pipe8::Model::new(), label, 16, 4096)
-}
-
-pub fn pipe8_bits_per_cycle_64b() -> Result<Measurement, CliError> {
-    let label = "gcm_pipe8 (NumStages 8)";
-    throughput(&mut onerma_rtl::gcm_pipe8::Model::new(), label, 64, 64)
-}
-
 pub fn latency_cycles() -> Result<Measurement, CliError> {
     let (run, _) = run_pipe(1, 64)?;
     let o = run

@@ -194,7 +194,6 @@ macro_rules! impl_gcm_ports {
 }
 
 impl_gcm_ports!(crate::gcm_pipe::Model);
-impl_gcm_ports!(crate::gcm_pipe8::Model);
 impl_gcm_ports!(crate::gcm_iter::Model);
 impl_gcm_ports!(crate::gcm_pool::Model);
 impl_gcm_ports!(crate::gcm_pool_iter::Model);
