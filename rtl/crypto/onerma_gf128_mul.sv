@@ -4,11 +4,14 @@
 /// as a carry-less product split into registered group partials (onerma_gf128_clmul) followed by
 /// the reduction modulo x^128 + x^7 + x^2 + x + 1.
 ///
-/// Pipelined = 1: latency onerma_gf128_pkg::PipeLatency = 4, one product per cycle (in_ready_o
+/// Pipelined = 1: latency onerma_gf128_pkg::PipeLatency = 5, one product per cycle (in_ready_o
 ///   is constant 1), no enables (the registers load every cycle, bubbles included):
-///     operands (Slices copies each) -> all 16 group partials of x * y (each bit <= 8 AND terms)
-///     -> their sum, the unreduced 255-bit product (each bit <= 16 partial bits) -> reduced z.
-///   Every stage is two or three LUT4 levels on ECP5. The previous multiplier folded one 32-bit
+///     operands -> Slices copies of them -> all 16 group partials of x * y (each bit <= 8 AND
+///     terms) -> their sum, the unreduced 255-bit product (each bit <= 16 partial bits) ->
+///     reduced z.
+///   Every stage is two or three LUT4 levels on ECP5. The first register takes the user's operand
+///   logic (GHASH: lane select, forwarding, XOR with the block); loading the copies straight from
+///   that logic put a 3.8 ns fan-out net behind it and was the GHASH critical path (105.8 MHz). The previous multiplier folded one 32-bit
 ///   digit of x per stage into a reduced running sum, so the sum ran through all four stages and
 ///   each stage was five LUT levels deep (96 MHz at best, docs/crypto.md); here the digits'
 ///   partials are independent and only the last two stages combine them.
@@ -50,9 +53,10 @@ module onerma_gf128_mul #(
   if (Pipelined) begin : g_pipe
     localparam int unsigned Groups = 128 / GroupW;
 
-    logic [2:0]       valid_q;
+    logic [3:0]       valid_q;
     logic             in_valid_q;
-    side_t            side_q [4];
+    logic [255:0]     in_q;
+    side_t            side_q [5];
     logic [255:0]     op_q   [Slices];
     logic [127:0]     a_q    [Slices];
     logic [127:0]     b_q    [Slices];
@@ -62,20 +66,20 @@ module onerma_gf128_mul #(
     logic [254:0]     c_d, c_q;
     logic [127:0]     z_q;
 
-    // Stage 0: the operands in polynomial order, Slices separate copies of each.
+    // Stage 0: the operands in polynomial order. Stage 1: Slices separate copies of them.
     for (genvar c = 0; c < Slices; c++) begin : g_op
       onerma_dup_reg #(
         .Width(256)
       ) u_op (
         .clk_i,
-        .d_i({rev128(in_x_i), rev128(in_y_i)}),
+        .d_i(in_q),
         .q_o(op_q[c])
       );
       assign a_q[c] = op_q[c][255:128];
       assign b_q[c] = op_q[c][127:0];
     end
 
-    // Stage 1: the 16 group partials.
+    // Stage 2: the 16 group partials.
     onerma_gf128_clmul #(
       .Width (128),
       .Slices(Slices)
@@ -85,7 +89,7 @@ module onerma_gf128_mul #(
       .p_o(pp_d)
     );
 
-    // Stage 2: the unreduced product. Stage 3: reduced, back in block order.
+    // Stage 3: the unreduced product. Stage 4: reduced, back in block order.
     for (genvar g = 0; g < Groups; g++) begin : g_shift
       assign shifted[g] = 255'(pp_q[g]) << (GroupW * g);
     end
@@ -104,24 +108,25 @@ module onerma_gf128_mul #(
         valid_q    <= '0;
       end else begin
         in_valid_q <= in_valid_i;
-        valid_q    <= {valid_q[1:0], in_valid_q};
+        valid_q    <= {valid_q[2:0], in_valid_q};
       end
     end
 
     always_ff @(posedge clk_i) begin
+      in_q      <= {rev128(in_x_i), rev128(in_y_i)};
       side_q[0] <= in_side_i;
-      side_q[1] <= side_q[0];
-      side_q[2] <= side_q[1];
-      side_q[3] <= side_q[2];
+      for (int unsigned i = 1; i < 5; i++) begin
+        side_q[i] <= side_q[i-1];
+      end
       pp_q      <= pp_d;
       c_q       <= c_d;
       z_q       <= rev128(reduce(c_q));
     end
 
     assign in_ready_o  = 1'b1;
-    assign out_valid_o = valid_q[2];
+    assign out_valid_o = valid_q[3];
     assign out_z_o     = z_q;
-    assign out_side_o  = side_q[3];
+    assign out_side_o  = side_q[4];
 
   end else begin : g_iter
     localparam int unsigned Digit  = 128 / NumStages;

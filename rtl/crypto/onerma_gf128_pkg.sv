@@ -12,9 +12,9 @@ package onerma_gf128_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   /// Cycles from a product's input handshake to its result in the pipelined multiplier: operand
-  /// register, registered partial products, their sum, the reduction. GHASH spreads its blocks
-  /// over this many lanes (docs/crypto.md).
-  localparam int unsigned PipeLatency = 4;
+  /// register, its copies, registered partial products, their sum, the reduction. GHASH spreads
+  /// its blocks over this many lanes (docs/crypto.md).
+  localparam int unsigned PipeLatency = 5;
 
   /// Coefficients of the multiplier operand in one registered partial product: each bit of a
   /// partial is the XOR of at most GroupW AND terms, two LUT4 levels on ECP5.

@@ -6,16 +6,16 @@
 /// An even power is the square of one already in the table (H^k = (H^(k/2))^2; squaring in
 /// GF(2^128) is linear, a fixed XOR network per even k, one cycle), an odd power is H^(k-1) * H
 /// from an iterative multiplier of its own (NumStages digits, NumStages + 3 cycles per product),
-/// each as soon as its operands are in the table. Lanes = 4 (the pipelined GHASH): H^2 and H^4 by
-/// squaring in the first two cycles, H^3 = H^2 * H from one multiplier: the table is offered
-/// NumStages + 6 cycles after the cycle H is taken. On short messages (fewer GHASH blocks than that) the
-/// table is the limit.
+/// each as soon as its operands are in the table. Lanes = 5 (the pipelined GHASH): H^2 and H^4 by
+/// squaring in the first two cycles, H^3 = H^2 * H and H^5 = H^4 * H from two multipliers: the
+/// table is offered NumStages + 7 cycles after the cycle H is taken. On short messages (fewer
+/// GHASH blocks than that) the table is the limit.
 /// The table register is also the output register; the engine puts a FIFO behind it so the next
 /// message's table is computed while the current one is in use. With Lanes = 1 the unit is a
 /// plain register.
 module onerma_ghash_powers #(
   parameter int unsigned NumStages = 4,
-  parameter int unsigned Lanes     = 4
+  parameter int unsigned Lanes     = 5
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
