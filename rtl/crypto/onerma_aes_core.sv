@@ -177,41 +177,67 @@ module onerma_aes_core #(
       meta_t        meta;
     } out_t;
     out_t fifo_out, fin_q;
-    logic fin_valid_q;
+    // Round 10's result is registered before the output FIFO, and the FIFO is split into OutBanks
+    // FIFOs of a slice of the bits each, every one with its own copy of round 10's valid flop
+    // (kept-hierarchy registers, so synthesis keeps them apart). Why: one 130-bit x 64 FIFO is
+    // 136 distributed-RAM cells whose write enable and write pointer come from one flop each; with
+    // the EBR read no longer slow (fpga/ecp5) those nets (6.6-6.9 ns of routing) limited the core
+    // to 114-138 MHz. Before, round 10's valid flop drove the write enables directly across the
+    // die (5.5 ns, 92 MHz). The banks see the same pushes and pops, so they are always in the
+    // same state; bank 0's out_valid stands for all.
+    localparam int unsigned OutBanks = 4;
+    localparam int unsigned OutW     = $bits(out_t);
+    localparam int unsigned BankW    = (OutW + OutBanks - 1) / OutBanks;
 
-    // Round 10's result is registered before the FIFO: with round 10's valid flop driving the
-    // FIFO's write enables directly, that net crossed the die (5.5 ns) and closed the core at
-    // 92 MHz; a register of its own can sit next to the distributed RAM.
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        fin_valid_q <= 1'b0;
-      end else begin
-        fin_valid_q <= valid_q[NumRegStages-1];
-      end
-    end
+    logic [OutBanks*BankW-1:0] fin_bits, out_bits;
+    logic [OutBanks-1:0]       bank_push, bank_valid;
+
     always_ff @(posedge clk_i) begin
       fin_q <= '{block: state_out[NumRounds-1], meta: meta_q[NumRegStages-1]};
     end
 
-    // Never full when written: count_q bounds pipeline plus FIFO by OutDepth. Its in_ready_o and
+    assign fin_bits = (OutBanks * BankW)'(fin_q);
+
+    // Never full when written: count_q bounds pipeline plus FIFO by OutDepth. Their in_ready_o and
     // count_o are therefore not needed.
     /* verilator lint_off PINCONNECTEMPTY */
-    onerma_fifo #(
-      .Depth(OutDepth),
-      .T    (out_t)
-    ) u_out (
-      .clk_i,
-      .rst_ni,
-      .flush_i    (1'b0),
-      .in_valid_i (fin_valid_q),
-      .in_ready_o (),
-      .in_data_i  (fin_q),
-      .out_valid_o,
-      .out_ready_i,
-      .out_data_o (fifo_out),
-      .count_o    ()
-    );
+    for (genvar b = 0; b < OutBanks; b++) begin : g_bank
+      // No reset needed: reset is held for at least one edge (docs/conventions.md), which loads
+      // the reset value 0 of round 10's valid flop here.
+      onerma_dup_reg #(
+        .Width(1)
+      ) u_push (
+        .clk_i,
+        .d_i(valid_q[NumRegStages-1]),
+        .q_o(bank_push[b])
+      );
+
+      onerma_fifo #(
+        .Width(BankW),
+        .Depth(OutDepth)
+      ) u_out (
+        .clk_i,
+        .rst_ni,
+        .flush_i    (1'b0),
+        .in_valid_i (bank_push[b]),
+        .in_ready_o (),
+        .in_data_i  (fin_bits[b*BankW +: BankW]),
+        .out_valid_o(bank_valid[b]),
+        .out_ready_i,
+        .out_data_o (out_bits[b*BankW +: BankW]),
+        .count_o    ()
+      );
+    end
     /* verilator lint_on PINCONNECTEMPTY */
+
+    assign out_valid_o = bank_valid[0];
+    assign fifo_out    = out_t'(out_bits[OutW-1:0]);
+
+    // The other banks' valids equal bank 0's; the padding bits of the last bank carry nothing.
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_banks;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_banks = ^{bank_valid, out_bits};
 
     assign out_block_o = fifo_out.block;
     assign out_meta_o  = fifo_out.meta;

@@ -29,6 +29,8 @@ module onerma_ghash #(
   parameter bit          Pipelined = 1'b1,
   /// Iterative only: digits of the multiplier (divides 16).
   parameter int unsigned NumStages = 4,
+  /// Copies of the multiplier's operand registers (fan-out replication, onerma_gf128_clmul).
+  parameter int unsigned Slices    = 4,
   // Derived, do not override.
   parameter int unsigned Lanes     = Pipelined ? onerma_gf128_pkg::PipeLatency : 1,
   parameter int unsigned PowW      = (Lanes > 1) ? $clog2(Lanes) : 1
@@ -86,12 +88,45 @@ module onerma_ghash #(
   assign accept      = blk_valid_i && blk_ready_o;
   assign pow_ready_o = accept && blk_last_i;
 
-  // The lane's previous product may come out of the multiplier in this very cycle: forward it.
-  always_comb begin
-    if (mul_out_valid && (mul_out_side.lane == lane_q)) begin
-      feedback = mul_out_side.final_blk ? '0 : mul_out_z;
-    end else begin
-      feedback = live_q[lane_q] ? acc_q[lane_q] : '0;
+  // The lane's previous product may come out of the multiplier in this very cycle: forward it
+  // (zero if it was a final product: the lane starts a new message).
+  if (Pipelined) begin : g_fwd_pipe
+    // With a fixed latency of Lanes cycles, the product leaving in cycle t is the one of this
+    // lane exactly when a block was accepted in each of the Lanes cycles before t (the lane
+    // counter then came round once). So the choice is a register, computed a cycle ahead from the
+    // accept history, not a lane compare in front of the operand register (that compare and its
+    // 128-bit mux were the GHASH critical path). hist_*_q[i]: accepted (and final) i + 1 cycles
+    // ago.
+    logic [Lanes-2:0] hist_acc_q, hist_fin_q;
+    logic             fwd_q, fwd_z_q, use_acc;
+
+    if (Lanes < 3) begin : g_bad_lanes
+      $error("onerma_ghash: the accept history needs at least 3 lanes");
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        hist_acc_q <= '0;
+        hist_fin_q <= '0;
+        fwd_q      <= 1'b0;
+        fwd_z_q    <= 1'b0;
+      end else begin
+        hist_acc_q <= {hist_acc_q[Lanes-3:0], accept};
+        hist_fin_q <= {hist_fin_q[Lanes-3:0], accept && blk_final_i};
+        fwd_q      <= accept && (&hist_acc_q);
+        fwd_z_q    <= accept && (&hist_acc_q) && !hist_fin_q[Lanes-2];
+      end
+    end
+
+    assign use_acc  = !fwd_q && live_q[lane_q];
+    assign feedback = (fwd_z_q ? mul_out_z : '0) ^ (use_acc ? acc_q[lane_q] : '0);
+  end else begin : g_fwd_iter
+    always_comb begin
+      if (mul_out_valid && (mul_out_side.lane == lane_q)) begin
+        feedback = mul_out_side.final_blk ? '0 : mul_out_z;
+      end else begin
+        feedback = live_q[lane_q] ? acc_q[lane_q] : '0;
+      end
     end
   end
 
@@ -136,6 +171,7 @@ module onerma_ghash #(
   onerma_gf128_mul #(
     .Pipelined(Pipelined),
     .NumStages(NumStages),
+    .Slices   (Slices),
     .side_t   (side_t)
   ) u_mul (
     .clk_i      (clk_i),
