@@ -411,14 +411,12 @@ module onerma_gcm_engine #(
   assign is_pt  = (phase_q == PhPt);
   assign is_len = (phase_q == PhLen);
 
-  always_comb begin
-    part_mask = '1;
-    if (is_aad && end_q) begin
-      part_mask = keep_mask(cur_q.aad_len[3:0]);
-    end else if (is_pt && end_q) begin
-      part_mask = keep_mask(cur_q.pt_len[3:0]);
-    end
-  end
+  // part_mask: the bytes of the current beat that belong to its part (all but in a part's last
+  // beat). It is a register, loaded with the position registers: as a decode of cur_q's lengths in
+  // front of the data path it was the engine's critical path in context (90.0 MHz: length nibble
+  // -> 128-bit mask -> AND -> XOR -> muxes -> GHASH skid, 6 LUT levels).
+  logic [127:0] mask_q;
+  assign part_mask = mask_q;
 
   assign pt_data  = in_data & part_mask;
   assign out_data = (in_data ^ ks_data) & part_mask;
@@ -468,14 +466,17 @@ module onerma_gcm_engine #(
         phase_q <= PhAad;
         left_q  <= info.n_aad;
         end_q   <= info.aad_one;
+        mask_q  <= info.aad_one ? keep_mask(info.aad_len[3:0]) : '1;
       end else if (info.n_pt != '0) begin
         phase_q <= PhPt;
         left_q  <= info.n_pt;
         end_q   <= info.pt_one;
+        mask_q  <= info.pt_one ? keep_mask(info.pt_len[3:0]) : '1;
       end else begin
         phase_q <= PhLen;
         left_q  <= '0;
         end_q   <= 1'b0;
+        mask_q  <= '1;
       end
     end else if (go) begin
       rem_q   <= rem_q - IdxW'(1);
@@ -483,13 +484,17 @@ module onerma_gcm_engine #(
       if (!end_q) begin
         left_q <= left_q - BeatW'(1);
         end_q  <= (left_q == BeatW'(2));
+        mask_q <= (left_q != BeatW'(2)) ? '1
+                : keep_mask(is_aad ? cur_q.aad_len[3:0] : cur_q.pt_len[3:0]);
       end else if (is_aad && (cur_q.n_pt != '0)) begin
         phase_q <= PhPt;
         left_q  <= cur_q.n_pt;
         end_q   <= cur_q.pt_one;
+        mask_q  <= cur_q.pt_one ? keep_mask(cur_q.pt_len[3:0]) : '1;
       end else begin
         phase_q <= PhLen;
         end_q   <= 1'b0;
+        mask_q  <= '1;
       end
     end
   end
