@@ -6,9 +6,9 @@
 ///
 /// Pipelined = 1: latency onerma_gf128_pkg::PipeLatency = 5, one product per cycle (in_ready_o
 ///   is constant 1), no enables (the registers load every cycle, bubbles included):
-///     operands -> Slices copies of them -> all 16 group partials of x * y (each bit <= 8 AND
-///     terms) -> their sum, the unreduced 255-bit product (each bit <= 16 partial bits) ->
-///     reduced z.
+///     operands (x, and y as YTerms terms) -> Slices copies of x and of the XOR of y's terms ->
+///     all 16 group partials of x * y (each bit <= 8 AND terms) -> their sum, the unreduced
+///     255-bit product (each bit <= 16 partial bits) -> reduced z.
 ///   Every stage is two or three LUT4 levels on ECP5. The first register takes the user's operand
 ///   logic (GHASH: lane select, forwarding, XOR with the block); loading the copies straight from
 ///   that logic put a 3.8 ns fan-out net behind it and was the GHASH critical path (105.8 MHz). The previous multiplier folded one 32-bit
@@ -33,6 +33,11 @@ module onerma_gf128_mul #(
   parameter int unsigned NumStages = 4,
   /// Copies of each operand register (fan-out replication, onerma_gf128_clmul).
   parameter int unsigned Slices    = 4,
+  /// y is given as the XOR of this many terms. Pipelined: each term has its own operand
+  /// register and the XOR comes after it, in front of the copies, so a user whose y is a sum of
+  /// values from different places (GHASH: block, forwarded product, stored accumulator) does not
+  /// route them to one point before the first register (in context that path had a 9.2 ns net).
+  parameter int unsigned YTerms    = 1,
   /// Side-band payload, returned with the product.
   parameter type         side_t    = logic
 ) (
@@ -41,7 +46,7 @@ module onerma_gf128_mul #(
   input  logic         in_valid_i,
   output logic         in_ready_o,
   input  logic [127:0] in_x_i,
-  input  logic [127:0] in_y_i,
+  input  logic [YTerms-1:0][127:0] in_y_i,
   input  side_t        in_side_i,
   output logic         out_valid_o,
   output logic [127:0] out_z_o,
@@ -55,7 +60,9 @@ module onerma_gf128_mul #(
 
     logic [3:0]       valid_q;
     logic             in_valid_q;
-    logic [255:0]     in_q;
+    logic [127:0]     x_in_q;
+    logic [127:0]     y_in_q [YTerms];
+    logic [127:0]     y_sum;
     side_t            side_q [5];
     logic [255:0]     op_q   [Slices];
     logic [127:0]     a_q    [Slices];
@@ -66,13 +73,20 @@ module onerma_gf128_mul #(
     logic [254:0]     c_d, c_q;
     logic [127:0]     z_q;
 
+    always_comb begin
+      y_sum = '0;
+      for (int unsigned t = 0; t < YTerms; t++) begin
+        y_sum = y_sum ^ y_in_q[t];
+      end
+    end
+
     // Stage 0: the operands in polynomial order. Stage 1: Slices separate copies of them.
     for (genvar c = 0; c < Slices; c++) begin : g_op
       onerma_dup_reg #(
         .Width(256)
       ) u_op (
         .clk_i,
-        .d_i(in_q),
+        .d_i({x_in_q, y_sum}),
         .q_o(op_q[c])
       );
       assign a_q[c] = op_q[c][255:128];
@@ -113,7 +127,10 @@ module onerma_gf128_mul #(
     end
 
     always_ff @(posedge clk_i) begin
-      in_q      <= {rev128(in_x_i), rev128(in_y_i)};
+      x_in_q    <= rev128(in_x_i);
+      for (int unsigned t = 0; t < YTerms; t++) begin
+        y_in_q[t] <= rev128(in_y_i[t]);
+      end
       side_q[0] <= in_side_i;
       for (int unsigned i = 1; i < 5; i++) begin
         side_q[i] <= side_q[i-1];
@@ -151,8 +168,15 @@ module onerma_gf128_mul #(
     logic [254:0]     pp_sum, c_q;
     logic [127:0]     z_q;
     side_t            side_q;
-    logic [127:0]     x_poly;
+    logic [127:0]     x_poly, y_blk;
     logic             accept;
+
+    always_comb begin
+      y_blk = '0;
+      for (int unsigned t = 0; t < YTerms; t++) begin
+        y_blk = y_blk ^ in_y_i[t];
+      end
+    end
 
     assign x_poly     = rev128(in_x_i);
     assign in_ready_o = !busy_q;
@@ -223,7 +247,7 @@ module onerma_gf128_mul #(
       a_q  <= accept ? (x_poly << Digit) : (a_q << Digit);
       pp_q <= pp_d;
       if (accept) begin
-        b_q    <= rev128(in_y_i);
+        b_q    <= rev128(y_blk);
         side_q <= in_side_i;
         c_q    <= '0;
       end else if (pp_valid_q) begin
