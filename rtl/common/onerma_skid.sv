@@ -43,21 +43,25 @@ module onerma_skid #(
     out_data_d   = out_data_q;
     skid_valid_d = skid_valid_q;
     skid_data_d  = skid_data_q;
+    // The data registers load whenever their content is free, whether or not a transfer comes:
+    // an invalid register's content is never looked at. So the skid register's enable is a flop
+    // (!skid_valid_q) and the output register's does not depend on in_valid_i. Loading them only
+    // on a push made the GCM engine's descriptor skid (330 bits) the engine's critical path in
+    // context (valid -> push decode -> a 6.9 ns clock-enable net, 92.5 MHz).
+    if (!skid_valid_q) begin
+      skid_data_d = in_data_i;
+    end
     if (out_free) begin
       // The skid slot holds the older word, so it goes first.
+      out_data_d = skid_valid_q ? skid_data_q : in_data_i;
       if (skid_valid_q) begin
         out_valid_d  = 1'b1;
-        out_data_d   = skid_data_q;
         skid_valid_d = 1'b0;
       end else begin
         out_valid_d = push;
-        if (push) begin
-          out_data_d = in_data_i;
-        end
       end
     end else if (push) begin
       skid_valid_d = 1'b1;
-      skid_data_d  = in_data_i;
     end
   end
 

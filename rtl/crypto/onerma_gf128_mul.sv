@@ -69,7 +69,6 @@ module onerma_gf128_mul #(
     logic [127:0]     b_q    [Slices];
     logic [PartW-1:0] pp_d   [Groups];
     logic [PartW-1:0] pp_q   [Groups];
-    logic [254:0]     shifted [Groups];
     logic [254:0]     c_d, c_q;
     logic [127:0]     z_q;
 
@@ -104,16 +103,11 @@ module onerma_gf128_mul #(
     );
 
     // Stage 3: the unreduced product. Stage 4: reduced, back in block order.
-    for (genvar g = 0; g < Groups; g++) begin : g_shift
-      assign shifted[g] = 255'(pp_q[g]) << (GroupW * g);
-    end
-
-    onerma_xor_tree #(
-      .Width(255),
-      .N    (Groups)
+    onerma_gf128_group_sum #(
+      .Groups(Groups)
     ) u_sum (
-      .in_i (shifted),
-      .out_o(c_d)
+      .p_i(pp_q),
+      .c_o(c_d)
     );
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -164,7 +158,6 @@ module onerma_gf128_mul #(
     logic [127:0]     b_rep [Slices];
     logic [PartW-1:0] pp_d  [Groups];
     logic [PartW-1:0] pp_q  [Groups];
-    logic [254:0]     shifted [Groups];
     logic [254:0]     pp_sum, c_q;
     logic [127:0]     z_q;
     side_t            side_q;
@@ -204,16 +197,11 @@ module onerma_gf128_mul #(
       .p_o(pp_d)
     );
 
-    for (genvar g = 0; g < Groups; g++) begin : g_shift
-      assign shifted[g] = 255'(pp_q[g]) << (GroupW * g);
-    end
-
-    onerma_xor_tree #(
-      .Width(255),
-      .N    (Groups)
+    onerma_gf128_group_sum #(
+      .Groups(Groups)
     ) u_sum (
-      .in_i (shifted),
-      .out_o(pp_sum)
+      .p_i(pp_q),
+      .c_o(pp_sum)
     );
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
