@@ -71,6 +71,21 @@ struct Pending {
     due: u64,
 }
 
+/// One product on the output in cycle `now`: it must be the one expected, on time, right, with
+/// its side band.
+fn check_product(
+    p: Option<Pending>,
+    now: u64,
+    z: &[u32; 4],
+    side: u8,
+) -> Result<(), TestCaseError> {
+    let p = p.ok_or_else(|| TestCaseError::fail("product from nowhere"))?;
+    prop_assert_eq!(now, p.due, "latency");
+    prop_assert_eq!(from_words(z), mul_ref(&p.x, &p.y));
+    prop_assert_eq!(side, p.side);
+    Ok(())
+}
+
 /// Drives the pipelined multiplier with products in random cycles and checks every output.
 fn run_pipe(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -95,12 +110,7 @@ fn run_pipe(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
         prop_assert_eq!(m.in_ready_o(), 1, "the pipelined multiplier always takes");
         let now = m.cycle();
         if m.out_valid_o() == 1 {
-            let p = pending
-                .pop_front()
-                .ok_or_else(|| TestCaseError::fail("product from nowhere"))?;
-            prop_assert_eq!(now, p.due, "latency");
-            prop_assert_eq!(from_words(&m.out_z_o()), mul_ref(&p.x, &p.y));
-            prop_assert_eq!(m.out_side_o(), p.side);
+            check_product(pending.pop_front(), now, &m.out_z_o(), m.out_side_o())?;
         }
         if let Some(p) = pending.front() {
             prop_assert!(p.due > now, "product due in cycle {} missing", p.due);
@@ -148,12 +158,7 @@ fn run_iter(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
         m.eval();
         let now = m.cycle();
         if m.out_valid_o() == 1 {
-            let p = pending
-                .take()
-                .ok_or_else(|| TestCaseError::fail("product from nowhere"))?;
-            prop_assert_eq!(now, p.due, "latency");
-            prop_assert_eq!(from_words(&m.out_z_o()), mul_ref(&p.x, &p.y));
-            prop_assert_eq!(m.out_side_o(), p.side);
+            check_product(pending.take(), now, &m.out_z_o(), m.out_side_o())?;
         }
         // Busy exactly until the cycle its product is offered.
         let busy = pending.as_ref().is_some_and(|p| now < p.due);

@@ -73,7 +73,7 @@ module onerma_gcm_engine #(
   output meta_t             res_meta_o
 );
 
-  // onerma_ghash's lane count (its operand register adds one lane to the multiplier stages).
+  // onerma_ghash's lane count: the pipelined multiplier's latency.
   localparam int unsigned Lanes = Pipelined ? onerma_gf128_pkg::PipeLatency : 1;
   localparam int unsigned PowW  = (Lanes > 1) ? $clog2(Lanes) : 1;
   // Beats per part fit in LenW - 3 bits; a block index over AAD + payload + length in LenW - 2.

@@ -91,6 +91,20 @@ module onerma_ghash #(
   assign accept      = blk_valid_i && blk_ready_o;
   assign pow_ready_o = accept && blk_last_i;
 
+  // The lane counter and the live flags of the next cycle (their registers load these).
+  logic [LaneW-1:0] lane_next;
+  logic [Lanes-1:0] live_next;
+
+  assign lane_next = !accept ? lane_q
+                   : ((lane_q == LaneW'(Lanes - 1)) ? '0 : lane_q + LaneW'(1));
+
+  always_comb begin
+    live_next = live_q;
+    if (mul_out_valid) begin
+      live_next[mul_out_side.lane] = !mul_out_side.final_blk;
+    end
+  end
+
   // The lane's previous product may come out of the multiplier in this very cycle: forward it
   // (zero if it was a final product: the lane starts a new message).
   if (Pipelined) begin : g_fwd_pipe
@@ -104,21 +118,9 @@ module onerma_ghash #(
     // fwd_z_q: forward the product leaving now (it is this lane's and not final); use_acc_q:
     // no forwarding and the lane holds a stored accumulator.
     logic             fwd_z_q, use_acc_q;
-    // The lane and the live flags as they will be in the next cycle, so that "read the stored
-    // accumulator" is a register too (as a live_q[lane_q] lookup it fanned out from a 5:1 mux).
-    logic [LaneW-1:0] lane_next;
-    logic [Lanes-1:0] live_next;
-
-    assign lane_next = !accept ? lane_q
-                     : ((lane_q == LaneW'(Lanes - 1)) ? '0 : lane_q + LaneW'(1));
-
-    always_comb begin
-      live_next = live_q;
-      if (mul_out_valid) begin
-        live_next[mul_out_side.lane] = !mul_out_side.final_blk;
-      end
-    end
-
+    // use_acc_q is computed from lane_next and live_next (the next cycle's lane_q and live_q),
+    // so that "read the stored accumulator" is a register too (as a live_q[lane_q] lookup it
+    // fanned out from a 5:1 mux).
     if (Lanes < 3) begin : g_bad_lanes
       $error("onerma_ghash: the accept history needs at least 3 lanes");
     end
@@ -182,6 +184,8 @@ module onerma_ghash #(
   // 9.2 ns net and limited the engine to 90.8 MHz).
   logic [2:0][127:0]   mul_in_y;
 
+  assign mul_in_y = {blk_data_i, fwd_term, acc_term};
+
   assign in_side = '{lane: lane_q, final_blk: blk_final_i, last: blk_last_i};
 
   if (Pipelined) begin : g_op_pipe
@@ -191,7 +195,6 @@ module onerma_ghash #(
     assign blk_ready_o  = pow_valid_i && (!blk_last_i || credit_ok);
     assign mul_in_valid = accept;
     assign mul_in_x     = pow_sel;
-    assign mul_in_y     = {blk_data_i, fwd_term, acc_term};
     assign mul_in_side  = in_side;
 
     /* verilator lint_off UNUSEDSIGNAL */
@@ -203,7 +206,6 @@ module onerma_ghash #(
     assign blk_ready_o  = pow_valid_i && mul_in_ready && (!blk_last_i || credit_ok);
     assign mul_in_valid = accept;
     assign mul_in_x     = pow_sel;
-    assign mul_in_y     = {blk_data_i, fwd_term, acc_term};
     assign mul_in_side  = in_side;
   end
 
@@ -258,14 +260,10 @@ module onerma_ghash #(
       s_live_q          <= 1'b0;
       lasts_in_flight_q <= '0;
     end else begin
-      if (accept) begin
-        lane_q <= (lane_q == LaneW'(Lanes - 1)) ? '0 : lane_q + LaneW'(1);
-      end
-      if (mul_out_valid) begin
-        live_q[mul_out_side.lane] <= !mul_out_side.final_blk;
-        if (mul_out_side.final_blk) begin
-          s_live_q <= !mul_out_side.last;
-        end
+      lane_q <= lane_next;
+      live_q <= live_next;
+      if (mul_out_valid && mul_out_side.final_blk) begin
+        s_live_q <= !mul_out_side.last;
       end
       lasts_in_flight_q <= lasts_in_flight_q + CredW'(accept && blk_last_i) - CredW'(s_push);
     end
