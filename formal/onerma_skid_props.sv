@@ -3,7 +3,8 @@
 // Properties of onerma_skid, bound into every instance when FORMAL is defined.
 `ifdef FORMAL
 module onerma_skid_props #(
-  parameter int unsigned Width = 8
+  parameter int unsigned Width  = 8,
+  parameter int unsigned Slices = 1
 ) (
   input logic             clk_i,
   input logic             rst_ni,
@@ -16,7 +17,9 @@ module onerma_skid_props #(
   input logic             out_valid_q,
   input logic [Width-1:0] out_data_q,
   input logic             skid_valid_q,
-  input logic [Width-1:0] skid_data_q
+  input logic [Width-1:0] skid_bits_q,
+  input logic [Slices-1:0] out_valid_c,
+  input logic [Slices-1:0] skid_valid_c
 );
 
   // Formal-only initial value: marks the first cycle so the reset assumption can hold there.
@@ -69,6 +72,9 @@ module onerma_skid_props #(
     assert (f_count_q <= 2'd2);
     assert (f_count_q == 2'(out_valid_q) + 2'(skid_valid_q));
     if (skid_valid_q) assert (out_valid_q);
+    // Every slice's copies of the valid flops agree with their masters, so the slices move as one.
+    assert (out_valid_c == {Slices{out_valid_q}});
+    assert (skid_valid_c == {Slices{skid_valid_q}});
   end
 
   // ---- Twin write: two consecutive accepted words come out intact, in order, once each.
@@ -124,7 +130,7 @@ module onerma_skid_props #(
       assert (started_q && !a_out_q);
       assert (a_pos_q < f_count_q);
       if (a_pos_q == 2'd0) assert (out_valid_q && out_data_q == f_a);
-      if (a_pos_q == 2'd1) assert (skid_valid_q && skid_data_q == f_a);
+      if (a_pos_q == 2'd1) assert (skid_valid_q && skid_bits_q == f_a);
       if (expect_b_q) assert (a_pos_q + 1'b1 == f_count_q);
       if (pop && a_pos_q == '0) assert (out_data_o == f_a);
     end
@@ -136,7 +142,7 @@ module onerma_skid_props #(
       assert (started_q && !expect_b_q && !b_out_q);
       assert (b_pos_q < f_count_q);
       if (b_pos_q == 2'd0) assert (out_valid_q && out_data_q == f_b);
-      if (b_pos_q == 2'd1) assert (skid_valid_q && skid_data_q == f_b);
+      if (b_pos_q == 2'd1) assert (skid_valid_q && skid_bits_q == f_b);
       // In order: `a` is right ahead of `b`, or already out.
       if (a_in_q) assert (a_pos_q + 1'b1 == b_pos_q);
       else        assert (a_out_q);
@@ -166,7 +172,7 @@ module onerma_skid_props #(
 
 endmodule
 
-bind onerma_skid onerma_skid_props #(.Width($bits(T))) u_props (.*);
+bind onerma_skid onerma_skid_props #(.Width($bits(T)), .Slices(Slices)) u_props (.*);
 `endif
 
 `default_nettype wire

@@ -7,11 +7,19 @@
 /// other side. Two slots give full throughput: the spare (skid) slot catches the word that was
 /// accepted in the cycle the output stalled, because the registered `in_ready_o` could not drop
 /// in time.
+///
+/// Slices > 1 splits the data into that many contiguous bit slices, each steered by its own
+/// copy of the two valid flops (onerma_dup_reg, reset like their masters). A wide skid's two
+/// valid flops otherwise drive every data bit's register enable and mux: in the GCM engine's
+/// 330-bit descriptor skid that one net ran 9.5 ns across the chip to loads that sit next to
+/// their consumers (docs/crypto.md).
 module onerma_skid #(
   /// Width of the default payload type. Ignored when `T` is overridden.
-  parameter int unsigned Width = 8,
+  parameter int unsigned Width  = 8,
   /// Payload type.
-  parameter type T = logic [Width-1:0]
+  parameter type T = logic [Width-1:0],
+  /// Copies of the control flops, each steering one slice of the data (fan-out replication).
+  parameter int unsigned Slices = 1
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -23,11 +31,20 @@ module onerma_skid #(
   output T     out_data_o
 );
 
-  logic out_valid_q, out_valid_d;
-  T     out_data_q, out_data_d;
-  logic skid_valid_q, skid_valid_d;
-  T     skid_data_q, skid_data_d;
-  logic push, out_free;
+  localparam int unsigned W      = $bits(T);
+  localparam int unsigned SliceW = (W + Slices - 1) / Slices;
+
+  logic              out_valid_q, out_valid_d;
+  logic              skid_valid_q, skid_valid_d;
+  T                  out_data_q;
+  logic              push, out_free;
+  // Per slice: the copies of out_valid_q and skid_valid_q that steer its data registers.
+  logic [Slices-1:0] out_valid_c, skid_valid_c;
+  logic [W-1:0]      in_bits, out_bits_q, skid_bits_q;
+
+  if (Slices < 1 || Slices > W) begin : g_bad_param
+    $error("onerma_skid: Slices must be in 1..$bits(T)");
+  end
 
   // Ready is the registered "skid slot empty": the one word that can arrive after the output
   // stalls always has a place to go.
@@ -40,20 +57,9 @@ module onerma_skid #(
 
   always_comb begin
     out_valid_d  = out_valid_q;
-    out_data_d   = out_data_q;
     skid_valid_d = skid_valid_q;
-    skid_data_d  = skid_data_q;
-    // The data registers load whenever their content is free, whether or not a transfer comes:
-    // an invalid register's content is never looked at. So the skid register's enable is a flop
-    // (!skid_valid_q) and the output register's does not depend on in_valid_i. Loading them only
-    // on a push made the GCM engine's descriptor skid (330 bits) the engine's critical path in
-    // context (valid -> push decode -> a 6.9 ns clock-enable net, 92.5 MHz).
-    if (!skid_valid_q) begin
-      skid_data_d = in_data_i;
-    end
     if (out_free) begin
       // The skid slot holds the older word, so it goes first.
-      out_data_d = skid_valid_q ? skid_data_q : in_data_i;
       if (skid_valid_q) begin
         out_valid_d  = 1'b1;
         skid_valid_d = 1'b0;
@@ -75,9 +81,40 @@ module onerma_skid #(
     end
   end
 
+  if (Slices == 1) begin : g_one
+    assign out_valid_c  = out_valid_q;
+    assign skid_valid_c = skid_valid_q;
+  end else begin : g_copies
+    for (genvar s = 0; s < Slices; s++) begin : g_copy
+      onerma_dup_reg #(
+        .Width(2),
+        .Reset(1'b1)
+      ) u_valid (
+        .clk_i,
+        .rst_ni,
+        .d_i({out_valid_d, skid_valid_d}),
+        .q_o({out_valid_c[s], skid_valid_c[s]})
+      );
+    end
+  end
+
+  assign in_bits     = W'(in_data_i);
+  assign out_data_q  = T'(out_bits_q);
+
+  // The data registers load whenever their content is free, whether or not a transfer comes:
+  // an invalid register's content is never looked at. So the skid register's enable is a flop
+  // (!skid_valid_q) and the output register's does not depend on in_valid_i. Loading them only
+  // on a push made the GCM engine's descriptor skid (330 bits) the engine's critical path in
+  // context (valid -> push decode -> a 6.9 ns clock-enable net, 92.5 MHz).
   always_ff @(posedge clk_i) begin
-    out_data_q  <= out_data_d;
-    skid_data_q <= skid_data_d;
+    for (int unsigned i = 0; i < W; i++) begin
+      if (!skid_valid_c[i / SliceW]) begin
+        skid_bits_q[i] <= in_bits[i];
+      end
+      if (!out_valid_c[i / SliceW] || out_ready_i) begin
+        out_bits_q[i] <= skid_valid_c[i / SliceW] ? skid_bits_q[i] : in_bits[i];
+      end
+    end
   end
 
 endmodule

@@ -208,6 +208,7 @@ module onerma_aes_core #(
         .Width(1)
       ) u_push (
         .clk_i,
+        .rst_ni,
         .d_i(valid_q[NumRegStages-1]),
         .q_o(bank_push[b])
       );

@@ -85,6 +85,7 @@ module onerma_gf128_mul #(
         .Width(256)
       ) u_op (
         .clk_i,
+        .rst_ni,
         .d_i({x_in_q, y_sum}),
         .q_o(op_q[c])
       );
@@ -182,6 +183,7 @@ module onerma_gf128_mul #(
         .Width(Digit)
       ) u_dig (
         .clk_i,
+        .rst_ni,
         .d_i(accept ? x_poly[127 -: Digit] : a_q[127 -: Digit]),
         .q_o(dig_q[c])
       );

@@ -151,6 +151,7 @@ module onerma_ghash #(
         .Width(LaneW)
       ) u_lane (
         .clk_i,
+        .rst_ni,
         .d_i(lane_next),
         .q_o(lane_copy[c])
       );
