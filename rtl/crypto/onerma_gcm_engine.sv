@@ -88,17 +88,31 @@ module onerma_gcm_engine #(
     KindKs   = 2'd2
   } kind_e;
 
-  // Everything the data stage needs per message, computed when the descriptor is accepted so the
-  // data stage itself only compares registers with constants (docs/crypto.md: recomputing the
-  // block counts from the FIFO head every cycle limited the engine to ~48 MHz).
+  typedef enum logic [1:0] {
+    PhAad = 2'd0,
+    PhPt  = 2'd1,
+    PhLen = 2'd2
+  } phase_e;
+
+  // Everything the data stage needs per message, computed from the descriptor port (in front of
+  // its skid buffer) so that the data stage loads its position registers straight from the info
+  // FIFO and otherwise only compares registers with constants. Recomputing the block counts from
+  // the FIFO head every cycle limited the engine to ~48 MHz; decoding the first part and its mask
+  // from the FIFO's distributed-RAM read at load time limited it to 99.5 MHz in context
+  // (docs/crypto.md). Byte masks keep the bytes of a beat that belong to its part.
   typedef struct packed {
-    logic [LenW-1:0]  aad_len;
+    logic [LenW-1:0]  aad_len;     // for the length block
     logic [LenW-1:0]  pt_len;
-    logic [BeatW-1:0] n_aad;       // AAD beats
     logic [BeatW-1:0] n_pt;        // payload beats
-    logic             aad_one;     // n_aad == 1
     logic             pt_one;      // n_pt == 1
-    logic [IdxW-1:0]  n_total;     // n_aad + n_pt + 1 (the length block)
+    logic             has_pt;      // n_pt != 0
+    logic [15:0]      aad_last;    // byte mask of the last AAD beat
+    logic [15:0]      pt_last;     // byte mask of the last payload beat
+    phase_e           first_phase; // the first part: AAD, payload, or only the length block
+    logic [BeatW-1:0] first_left;  // its beats
+    logic             first_end;   // it has one beat
+    logic [15:0]      first_mask;  // byte mask of its first beat
+    logic [IdxW-1:0]  n_total;     // AAD + payload beats + 1 (the length block)
     logic             total_final; // n_total <= Lanes: the first block is already a final one
     logic             decrypt;
     meta_t            meta;
@@ -112,12 +126,6 @@ module onerma_gcm_engine #(
     logic [127:0] tag;
     info_t        info;
   } desc_t;
-
-  typedef enum logic [1:0] {
-    PhAad = 2'd0,
-    PhPt  = 2'd1,
-    PhLen = 2'd2
-  } phase_e;
 
   typedef struct packed {
     logic [127:0] tag;
@@ -155,9 +163,18 @@ module onerma_gcm_engine #(
     return BeatW'((32'(len) + 32'd15) >> 4);
   endfunction
 
-  // Keeps the first nbytes bytes of a beat (nbytes = 0 means all 16).
-  function automatic logic [127:0] keep_mask(input logic [3:0] nbytes);
-    return (nbytes == 4'd0) ? '1 : ~({128{1'b1}} >> (8 * nbytes));
+  // Byte mask keeping the first nbytes bytes of a beat (nbytes = 0 means all 16); bit 15 is
+  // byte 0 (bits [127:120]).
+  function automatic logic [15:0] keep_mask(input logic [3:0] nbytes);
+    return (nbytes == 4'd0) ? '1 : ~(16'hffff >> nbytes);
+  endfunction
+
+  function automatic logic [127:0] bit_mask(input logic [15:0] bytes);
+    logic [127:0] m;
+    for (int unsigned i = 0; i < 16; i++) begin
+      m[8*i +: 8] = {8{bytes[i]}};
+    end
+    return m;
   endfunction
 
   // The FIFO occupancy counts are not needed: the FIFOs' own ready signals are enough.
@@ -186,14 +203,36 @@ module onerma_gcm_engine #(
   // buffer, so that the skid's registers end the arithmetic and the info FIFO is written
   // straight from them. Computed behind the skid (two carry chains and a compare into the FIFO's
   // write data) this was the engine's in-context critical path at 82.4 MHz.
+  logic [BeatW-1:0] desc_n_aad;
+  logic             desc_aad_one;
+
   always_comb begin
+    desc_n_aad            = beats(desc_aad_len_i);
+    desc_aad_one          = (desc_n_aad == BeatW'(1));
     desc_info.aad_len     = desc_aad_len_i;
     desc_info.pt_len      = desc_pt_len_i;
-    desc_info.n_aad       = beats(desc_aad_len_i);
     desc_info.n_pt        = beats(desc_pt_len_i);
-    desc_info.aad_one     = (desc_info.n_aad == BeatW'(1));
     desc_info.pt_one      = (desc_info.n_pt == BeatW'(1));
-    desc_info.n_total     = IdxW'(desc_info.n_aad) + IdxW'(desc_info.n_pt) + IdxW'(1);
+    desc_info.has_pt      = (desc_info.n_pt != '0);
+    desc_info.aad_last    = keep_mask(desc_aad_len_i[3:0]);
+    desc_info.pt_last     = keep_mask(desc_pt_len_i[3:0]);
+    if (desc_n_aad != '0) begin
+      desc_info.first_phase = PhAad;
+      desc_info.first_left  = desc_n_aad;
+      desc_info.first_end   = desc_aad_one;
+      desc_info.first_mask  = desc_aad_one ? desc_info.aad_last : '1;
+    end else if (desc_info.has_pt) begin
+      desc_info.first_phase = PhPt;
+      desc_info.first_left  = desc_info.n_pt;
+      desc_info.first_end   = desc_info.pt_one;
+      desc_info.first_mask  = desc_info.pt_one ? desc_info.pt_last : '1;
+    end else begin
+      desc_info.first_phase = PhLen;
+      desc_info.first_left  = '0;
+      desc_info.first_end   = 1'b0;
+      desc_info.first_mask  = '1;
+    end
+    desc_info.n_total     = IdxW'(desc_n_aad) + IdxW'(desc_info.n_pt) + IdxW'(1);
     desc_info.total_final = (desc_info.n_total <= IdxW'(Lanes));
     desc_info.decrypt     = desc_decrypt_i;
     desc_info.meta        = desc_meta_i;
@@ -395,8 +434,8 @@ module onerma_gcm_engine #(
   // of the part) and the GHASH blocks left including the length block (rem_q, final_q = rem_q
   // <= Lanes). Every flag the handshakes use is a register.
   logic             cur_valid_q;
-  // The fields used only at load time (n_aad, aad_one, n_total, total_final) are not read from
-  // the copy; synthesis drops their flops.
+  // The fields used only at load time (first_*, n_total, total_final) are not read from the
+  // copy; synthesis drops their flops.
   /* verilator lint_off UNUSEDSIGNAL */
   info_t            cur_q;
   /* verilator lint_on UNUSEDSIGNAL */
@@ -420,8 +459,8 @@ module onerma_gcm_engine #(
   // beat). It is a register, loaded with the position registers: as a decode of cur_q's lengths in
   // front of the data path it was the engine's critical path in context (90.0 MHz: length nibble
   // -> 128-bit mask -> AND -> XOR -> muxes -> GHASH skid, 6 LUT levels).
-  logic [127:0] mask_q;
-  assign part_mask = mask_q;
+  logic [15:0] mask_q;
+  assign part_mask = bit_mask(mask_q);
 
   assign pt_data  = in_data & part_mask;
   assign out_data = (in_data ^ ks_data) & part_mask;
@@ -467,35 +506,22 @@ module onerma_gcm_engine #(
       cur_q   <= info;
       rem_q   <= info.n_total;
       final_q <= info.total_final;
-      if (info.n_aad != '0) begin
-        phase_q <= PhAad;
-        left_q  <= info.n_aad;
-        end_q   <= info.aad_one;
-        mask_q  <= info.aad_one ? keep_mask(info.aad_len[3:0]) : '1;
-      end else if (info.n_pt != '0) begin
-        phase_q <= PhPt;
-        left_q  <= info.n_pt;
-        end_q   <= info.pt_one;
-        mask_q  <= info.pt_one ? keep_mask(info.pt_len[3:0]) : '1;
-      end else begin
-        phase_q <= PhLen;
-        left_q  <= '0;
-        end_q   <= 1'b0;
-        mask_q  <= '1;
-      end
+      phase_q <= info.first_phase;
+      left_q  <= info.first_left;
+      end_q   <= info.first_end;
+      mask_q  <= info.first_mask;
     end else if (go) begin
       rem_q   <= rem_q - IdxW'(1);
       final_q <= (rem_q <= IdxW'(Lanes + 1));
       if (!end_q) begin
         left_q <= left_q - BeatW'(1);
         end_q  <= (left_q == BeatW'(2));
-        mask_q <= (left_q != BeatW'(2)) ? '1
-                : keep_mask(is_aad ? cur_q.aad_len[3:0] : cur_q.pt_len[3:0]);
-      end else if (is_aad && (cur_q.n_pt != '0)) begin
+        mask_q <= (left_q != BeatW'(2)) ? '1 : (is_aad ? cur_q.aad_last : cur_q.pt_last);
+      end else if (is_aad && cur_q.has_pt) begin
         phase_q <= PhPt;
         left_q  <= cur_q.n_pt;
         end_q   <= cur_q.pt_one;
-        mask_q  <= cur_q.pt_one ? keep_mask(cur_q.pt_len[3:0]) : '1;
+        mask_q  <= cur_q.pt_one ? cur_q.pt_last : '1;
       end else begin
         phase_q <= PhLen;
         end_q   <= 1'b0;
