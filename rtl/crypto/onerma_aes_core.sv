@@ -82,19 +82,24 @@ module onerma_aes_core #(
 
     // Credits: blocks accepted and not yet taken, in the pipeline or in the FIFO. The pipeline
     // itself never stalls, so no enable fans out from out_ready_i to 4,000 flops and 100 EBRs.
-    logic [$clog2(OutDepth+1)-1:0] count_q;
-    logic                          accept, pop;
+    // ready_q is "count_q != OutDepth", kept as its own flop (computed from the next count): as
+    // a compare of the counter it sat in front of the issuer's enable net in context (docs/crypto.md).
+    logic [$clog2(OutDepth+1)-1:0] count_q, count_d;
+    logic                          ready_q, accept, pop;
 
-    assign in_ready_o = (count_q != ($clog2(OutDepth+1))'(OutDepth));
+    assign in_ready_o = ready_q;
     assign accept     = in_valid_i && in_ready_o;
     assign pop        = out_valid_o && out_ready_i;
+    assign count_d    = count_q + ($clog2(OutDepth+1))'(accept) - ($clog2(OutDepth+1))'(pop);
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         count_q <= '0;
+        ready_q <= 1'b1;
         valid_q <= '0;
       end else begin
-        count_q <= count_q + ($clog2(OutDepth+1))'(accept) - ($clog2(OutDepth+1))'(pop);
+        count_q <= count_d;
+        ready_q <= (count_d != ($clog2(OutDepth+1))'(OutDepth));
         valid_q <= {valid_q[NumRegStages-2:0], accept};
       end
     end
