@@ -57,8 +57,10 @@ enum Cmd {
         /// Target clock in MHz.
         #[arg(long, default_value_t = 100.0)]
         freq: f64,
-        #[arg(long, default_value_t = 1)]
-        seed: u32,
+        /// Placer seed; repeat it for a seed sweep of one synthesized netlist (one run per
+        /// seed, files `<name>_s<seed>*`, a table at the end).
+        #[arg(long = "seed", value_name = "SEED", default_values_t = [1u32])]
+        seeds: Vec<u32>,
         /// Out of context (blocks with more port bits than pins): report only, no bitstream.
         #[arg(long)]
         ooc: bool,
@@ -94,7 +96,7 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             device,
             package,
             freq,
-            seed,
+            seeds,
             ooc,
             pnr_args,
         } => {
@@ -102,7 +104,7 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
                 device,
                 package,
                 freq,
-                seed,
+                seeds,
                 ooc,
                 extra: pnr_args,
             };

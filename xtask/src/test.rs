@@ -45,7 +45,7 @@ fn stage(name: &str) -> Result<()> {
                 device: crate::synth::Device::K25,
                 package: "CABGA381".into(),
                 freq: 100.0,
-                seed: 1,
+                seeds: vec![1],
                 ooc: false,
                 extra: Vec::new(),
             },
