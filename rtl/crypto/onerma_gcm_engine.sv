@@ -79,7 +79,7 @@ module onerma_gcm_engine #(
   // Beats per part fit in LenW - 3 bits; a block index over AAD + payload + length in LenW - 2.
   localparam int unsigned BeatW = LenW - 3;
   localparam int unsigned IdxW  = LenW - 2;
-  // Slices of the descriptor skid buffer, each with its own valid flops (~42 bits each).
+  // Slices of the descriptor skid buffers, each with its own valid flops (~42 bits each).
   localparam int unsigned DescSlices = 8;
 
   typedef enum logic [1:0] {
@@ -94,10 +94,10 @@ module onerma_gcm_engine #(
     PhLen = 2'd2
   } phase_e;
 
-  // Everything the data stage needs per message, computed from the descriptor port (in front of
-  // its skid buffer) so that the data stage loads its position registers straight from the info
-  // FIFO and otherwise only compares registers with constants. Recomputing the block counts from
-  // the FIFO head every cycle limited the engine to ~48 MHz; decoding the first part and its mask
+  // Everything the data stage needs per message, computed between the descriptor's two skid
+  // buffers so that the data stage loads its position registers straight from the info FIFO
+  // and otherwise only compares registers with constants. Recomputing the block counts from the
+  // FIFO head every cycle limited the engine to ~48 MHz; decoding the first part and its mask
   // from the FIFO's distributed-RAM read at load time limited it to 99.5 MHz in context
   // (docs/crypto.md). Byte masks keep the bytes of a beat that belong to its part.
   typedef struct packed {
@@ -118,8 +118,21 @@ module onerma_gcm_engine #(
     meta_t            meta;
   } info_t;
 
-  // The descriptor as it leaves its skid buffer: the issuer's key and IV, the tag for the tag
-  // stage, and the data stage's info, already computed (see u_desc_skid).
+  // The descriptor after its first skid buffer: as received, with its two beat counts.
+  typedef struct packed {
+    logic [127:0]     key;
+    logic [95:0]      iv;
+    logic [127:0]     tag;
+    logic [LenW-1:0]  aad_len;
+    logic [LenW-1:0]  pt_len;
+    logic [BeatW-1:0] n_aad;
+    logic [BeatW-1:0] n_pt;
+    logic             decrypt;
+    meta_t            meta;
+  } desc0_t;
+
+  // The descriptor after its second skid buffer: the issuer's key and IV, the tag for the tag
+  // stage, and the data stage's info, already computed.
   typedef struct packed {
     logic [127:0] key;
     logic [95:0]  iv;
@@ -197,33 +210,46 @@ module onerma_gcm_engine #(
   logic              aes_out_valid, aes_out_ready, aes_core_valid, aes_core_ready;
   logic [127:0]      aes_out_block, aes_core_block;
   kind_e             aes_out_kind, aes_core_kind;
+  logic              d0_valid, d0_ready;
+  desc0_t            d0;
   info_t             desc_info;
 
-  // The data stage's per-message counts are computed from the port, in front of the skid
-  // buffer, so that the skid's registers end the arithmetic and the info FIFO is written
-  // straight from them. Computed behind the skid (two carry chains and a compare into the FIFO's
-  // write data) this was the engine's in-context critical path at 82.4 MHz.
-  logic [BeatW-1:0] desc_n_aad;
-  logic             desc_aad_one;
+  // The descriptor passes two skid buffers, and the data stage's per-message info is computed
+  // between them, one carry chain per stage: the beat counts in front of the first, the block
+  // total, its compare and the first part behind it. The info FIFO is then written straight
+  // from registers. Behind one skid (two carry chains and a compare into the FIFO's write data)
+  // this arithmetic was the engine's in-context critical path at 82.4 MHz; all in front of it,
+  // at 105.5 MHz (docs/crypto.md). The skids are needed anyway: the descriptor's acceptance
+  // loads ~300 issuer flops and two FIFOs, and with the port driving that directly the path
+  // from the sender's flop was the engine's critical path (14.5 ns, mostly routing). The fields
+  // go to places far apart (key and IV to the AES core, tag to the tag stage, info to the data
+  // stage), so each slice has its own copy of the skid's valid flops (one valid net to 330 bits
+  // ran 9.5 ns).
+  onerma_skid #(.T(desc0_t), .Slices(DescSlices)) u_desc0_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(desc_valid_i), .in_ready_o(desc_ready_o),
+    .in_data_i('{key: desc_key_i, iv: desc_iv_i, tag: desc_tag_i, aad_len: desc_aad_len_i,
+                 pt_len: desc_pt_len_i, n_aad: beats(desc_aad_len_i),
+                 n_pt: beats(desc_pt_len_i), decrypt: desc_decrypt_i, meta: desc_meta_i}),
+    .out_valid_o(d0_valid), .out_ready_i(d0_ready), .out_data_o(d0)
+  );
 
   always_comb begin
-    desc_n_aad            = beats(desc_aad_len_i);
-    desc_aad_one          = (desc_n_aad == BeatW'(1));
-    desc_info.aad_len     = desc_aad_len_i;
-    desc_info.pt_len      = desc_pt_len_i;
-    desc_info.n_pt        = beats(desc_pt_len_i);
-    desc_info.pt_one      = (desc_info.n_pt == BeatW'(1));
-    desc_info.has_pt      = (desc_info.n_pt != '0);
-    desc_info.aad_last    = keep_mask(desc_aad_len_i[3:0]);
-    desc_info.pt_last     = keep_mask(desc_pt_len_i[3:0]);
-    if (desc_n_aad != '0) begin
+    desc_info.aad_len     = d0.aad_len;
+    desc_info.pt_len      = d0.pt_len;
+    desc_info.n_pt        = d0.n_pt;
+    desc_info.pt_one      = (d0.n_pt == BeatW'(1));
+    desc_info.has_pt      = (d0.n_pt != '0);
+    desc_info.aad_last    = keep_mask(d0.aad_len[3:0]);
+    desc_info.pt_last     = keep_mask(d0.pt_len[3:0]);
+    if (d0.n_aad != '0) begin
       desc_info.first_phase = PhAad;
-      desc_info.first_left  = desc_n_aad;
-      desc_info.first_end   = desc_aad_one;
-      desc_info.first_mask  = desc_aad_one ? desc_info.aad_last : '1;
+      desc_info.first_left  = d0.n_aad;
+      desc_info.first_end   = (d0.n_aad == BeatW'(1));
+      desc_info.first_mask  = desc_info.first_end ? desc_info.aad_last : '1;
     end else if (desc_info.has_pt) begin
       desc_info.first_phase = PhPt;
-      desc_info.first_left  = desc_info.n_pt;
+      desc_info.first_left  = d0.n_pt;
       desc_info.first_end   = desc_info.pt_one;
       desc_info.first_mask  = desc_info.pt_one ? desc_info.pt_last : '1;
     end else begin
@@ -232,22 +258,16 @@ module onerma_gcm_engine #(
       desc_info.first_end   = 1'b0;
       desc_info.first_mask  = '1;
     end
-    desc_info.n_total     = IdxW'(desc_n_aad) + IdxW'(desc_info.n_pt) + IdxW'(1);
+    desc_info.n_total     = IdxW'(d0.n_aad) + IdxW'(d0.n_pt) + IdxW'(1);
     desc_info.total_final = (desc_info.n_total <= IdxW'(Lanes));
-    desc_info.decrypt     = desc_decrypt_i;
-    desc_info.meta        = desc_meta_i;
+    desc_info.decrypt     = d0.decrypt;
+    desc_info.meta        = d0.meta;
   end
 
-  // The descriptor enters through a skid buffer: its acceptance loads ~300 issuer flops and two
-  // FIFOs, and with the port driving that directly the path from the sender's flop was the
-  // engine's critical path in context (14.5 ns, mostly routing). Its fields go to places far
-  // apart (key and IV to the AES core, tag to the tag stage, info to the data stage), so each
-  // slice of it has its own copy of the skid's valid flops (one copy's net to 330 bits ran
-  // 9.5 ns).
   onerma_skid #(.T(desc_t), .Slices(DescSlices)) u_desc_skid (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i(desc_valid_i), .in_ready_o(desc_ready_o),
-    .in_data_i('{key: desc_key_i, iv: desc_iv_i, tag: desc_tag_i, info: desc_info}),
+    .in_valid_i(d0_valid), .in_ready_o(d0_ready),
+    .in_data_i('{key: d0.key, iv: d0.iv, tag: d0.tag, info: desc_info}),
     .out_valid_o(dsc_valid), .out_ready_i(dsc_ready), .out_data_o(dsc)
   );
 
