@@ -81,6 +81,8 @@ module onerma_gcm_engine #(
   localparam int unsigned IdxW  = LenW - 2;
   // Slices of the descriptor skid buffers, each with its own valid flops (~42 bits each).
   localparam int unsigned DescSlices = 8;
+  // 16-bit lanes of the tag compare, one "differs" flag each.
+  localparam int unsigned TagLanes = 8;
 
   typedef enum logic [1:0] {
     KindH    = 2'd0,
@@ -161,10 +163,17 @@ module onerma_gcm_engine #(
 
   typedef struct packed {
     logic [127:0] tag;
-    logic [127:0] expected;
+    logic [127:0] diff;
     logic         decrypt;
     meta_t        meta;
   } rchk_t;
+
+  typedef struct packed {
+    logic [127:0]        tag;
+    logic [TagLanes-1:0] lane_ne;
+    logic                decrypt;
+    meta_t               meta;
+  } rcmp_t;
 
   typedef struct packed {
     logic [127:0] tag;
@@ -638,18 +647,24 @@ module onerma_gcm_engine #(
     .s_o        (s_data)
   );
 
-  // Two register stages: the tag (S ^ mask, from two FIFO heads) first, then the 128-bit compare
-  // with the expected tag, so neither XOR nor compare tree shares a cycle with a FIFO read.
+  // Three register stages between the FIFO heads and the result, so that no cycle holds more
+  // than two LUT levels of the check: (1) the tag S ^ mask and its difference from the expected
+  // tag (one 3-input XOR per bit); (2) one "lane differs" flag per 16-bit lane (a 16-input OR);
+  // (3) auth_ok from the flags. With the 128-bit compare in one cycle it was the engine's worst
+  // path in context at speed grade 6 (7 LUT/mux levels, 8.9 ns; docs/crypto.md).
   logic         chk_push_ready, tag_go;
-  logic         chk_valid, chk_ready;
+  logic         chk_valid, chk_ready, cmp_valid, cmp_ready;
+  logic [127:0] tag_now;
   rchk_t        chk_in, chk;
+  rcmp_t        cmp_in, cmp;
   res_t         res_in, res_out;
 
   assign tag_go      = s_valid && mask_valid && rinfo_valid && chk_push_ready;
   assign s_ready     = tag_go;
   assign mask_ready  = tag_go;
   assign rinfo_ready = tag_go;
-  assign chk_in      = '{tag: s_data ^ mask_data, expected: rinfo.tag, decrypt: rinfo.decrypt,
+  assign tag_now     = s_data ^ mask_data;
+  assign chk_in      = '{tag: tag_now, diff: tag_now ^ rinfo.tag, decrypt: rinfo.decrypt,
                          meta: rinfo.meta};
 
   onerma_skid #(.T(rchk_t)) u_chk_skid (
@@ -658,12 +673,24 @@ module onerma_gcm_engine #(
     .out_valid_o(chk_valid), .out_ready_i(chk_ready), .out_data_o(chk)
   );
 
-  assign res_in = '{tag: chk.tag, auth_ok: !chk.decrypt || (chk.tag == chk.expected),
-                    meta: chk.meta};
+  always_comb begin
+    cmp_in = '{tag: chk.tag, lane_ne: '0, decrypt: chk.decrypt, meta: chk.meta};
+    for (int unsigned l = 0; l < TagLanes; l++) begin
+      cmp_in.lane_ne[l] = |chk.diff[16*l +: 16];
+    end
+  end
+
+  onerma_skid #(.T(rcmp_t)) u_cmp_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(chk_valid), .in_ready_o(chk_ready), .in_data_i(cmp_in),
+    .out_valid_o(cmp_valid), .out_ready_i(cmp_ready), .out_data_o(cmp)
+  );
+
+  assign res_in = '{tag: cmp.tag, auth_ok: !cmp.decrypt || (cmp.lane_ne == '0), meta: cmp.meta};
 
   onerma_skid #(.T(res_t)) u_res_skid (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i(chk_valid), .in_ready_o(chk_ready), .in_data_i(res_in),
+    .in_valid_i(cmp_valid), .in_ready_o(cmp_ready), .in_data_i(res_in),
     .out_valid_o(res_valid_o), .out_ready_i(res_ready_i), .out_data_o(res_out)
   );
 
