@@ -5,11 +5,13 @@ mod formal;
 mod generate;
 mod install;
 mod lint;
+mod sta;
 mod synth;
 mod test;
 mod util;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use util::{Result, cargo, run};
 
@@ -69,6 +71,25 @@ enum Cmd {
         #[arg(long = "pnr-arg", value_name = "ARG", allow_hyphen_values = true)]
         pnr_args: Vec<String>,
     },
+    /// Register-to-register static timing over the SDF of an `fpga` run: every failing
+    /// endpoint, grouped by start and end register, with the worst path of each group (nextpnr
+    /// reports only the worst path per clock).
+    #[command(group(clap::ArgGroup::new("input").required(true).args(["name", "sdf"])))]
+    Sta {
+        /// Output name of an `fpga` run (`<name>` or `<name>_s<seed>`): reads
+        /// build/fpga/NAME.sdf and also writes the report to build/fpga/NAME_sta.txt.
+        #[arg(long)]
+        name: Option<String>,
+        /// Read this SDF file instead (report on stdout only).
+        #[arg(long, value_name = "PATH")]
+        sdf: Option<PathBuf>,
+        /// Clock period in ns (8 = 125 MHz).
+        #[arg(long, default_value_t = 8.0)]
+        period_ns: f64,
+        /// Print the worst N start->end groups.
+        #[arg(long, value_name = "N", default_value_t = 20)]
+        groups: usize,
+    },
     /// Everything CI checks; ends with `N passed, M failed` (stages).
     Test {
         /// Skip a stage (local iteration only): install, gen, fmt, clippy, cargo-test, lint,
@@ -110,6 +131,12 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             };
             synth::fpga(&name, &o)?;
         }
+        Cmd::Sta {
+            name,
+            sdf,
+            period_ns,
+            groups,
+        } => sta::sta(name.as_deref(), sdf.as_deref(), period_ns, groups)?,
         Cmd::Test { skip } => {
             if let Some(bad) = skip.iter().find(|s| !test::STAGES.contains(&s.as_str())) {
                 return Err(util::XtaskError::Failed(format!(

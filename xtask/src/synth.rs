@@ -209,7 +209,7 @@ pub struct PnrOpts {
 
 /// Synthesize entry `name` (from fpga/synth_smoke.json or fpga/blocks.json) once, then place and
 /// route it once per seed and, unless out of context, write a bitstream. One seed writes
-/// `build/fpga/<name>[.bit|_pnr.log|_report.json]`; several write `<name>_s<seed>...` each and
+/// `build/fpga/<name>[.bit|.sdf|_pnr.log|_report.json]`; several write `<name>_s<seed>...` each and
 /// end with a table (a seed sweep: placement alone moves Fmax by about 10 %, docs/crypto.md).
 pub fn fpga(name: &str, o: &PnrOpts) -> Result<Vec<(u32, PnrResult)>> {
     let t = Instant::now();
@@ -309,7 +309,8 @@ fn place_and_route(
         .args(["--freq", &o.freq.to_string()])
         .args(["--json", &format!("{base}.json")])
         .args(["--report", &format!("{ob}_report.json")])
-        .args(["-l", &format!("{ob}_pnr.log")]);
+        .args(["-l", &format!("{ob}_pnr.log")])
+        .args(["--sdf", &format!("{ob}.sdf")]);
     if o.ooc || is_block {
         // A block's Fmax is the figure wanted, met or not. router2 finishes large blocks in
         // minutes where router1 ran for over an hour under WebAssembly. Timing-driven rip-up
