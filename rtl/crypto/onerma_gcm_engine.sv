@@ -129,6 +129,8 @@ module onerma_gcm_engine #(
     logic [LenW-1:0]  pt_len;
     logic [BeatW-1:0] n_aad;
     logic [BeatW-1:0] n_pt;
+    logic             aad_small;   // n_aad < Lanes
+    logic             pt_small;    // n_pt < Lanes
     logic             decrypt;
     meta_t            meta;
   } desc0_t;
@@ -206,13 +208,12 @@ module onerma_gcm_engine #(
   // Issuer: AES requests H, mask, counter blocks.
   // ---------------------------------------------------------------------------------------------
   logic              iss_busy_q;
+  logic              iss_done_q;  // the head descriptor is issued: it leaves the skid now
   kind_e             iss_kind_q;
-  logic [127:0]      iss_key_q;
-  logic [95:0]       iss_iv_q;
   logic [31:0]       iss_ctr_q;
   logic [BeatW-1:0]  iss_left_q;  // counter blocks still to issue, the current one included
 
-  logic              info_in_ready, rinfo_in_ready, desc_accept;
+  logic              info_in_ready, rinfo_in_ready, iss_start;
   logic              dsc_valid, dsc_ready;
   desc_t             dsc;
   logic              aes_in_ready, aes_issue;
@@ -239,7 +240,10 @@ module onerma_gcm_engine #(
     .in_valid_i(desc_valid_i), .in_ready_o(desc_ready_o),
     .in_data_i('{key: desc_key_i, iv: desc_iv_i, tag: desc_tag_i, aad_len: desc_aad_len_i,
                  pt_len: desc_pt_len_i, n_aad: beats(desc_aad_len_i),
-                 n_pt: beats(desc_pt_len_i), decrypt: desc_decrypt_i, meta: desc_meta_i}),
+                 n_pt: beats(desc_pt_len_i),
+                 aad_small: (32'(desc_aad_len_i) <= 32'(16 * (Lanes - 1))),
+                 pt_small: (32'(desc_pt_len_i) <= 32'(16 * (Lanes - 1))),
+                 decrypt: desc_decrypt_i, meta: desc_meta_i}),
     .out_valid_o(d0_valid), .out_ready_i(d0_ready), .out_data_o(d0)
   );
 
@@ -268,7 +272,12 @@ module onerma_gcm_engine #(
       desc_info.first_mask  = '1;
     end
     desc_info.n_total     = IdxW'(d0.n_aad) + IdxW'(d0.n_pt) + IdxW'(1);
-    desc_info.total_final = (desc_info.n_total <= IdxW'(Lanes));
+    // n_total <= Lanes without waiting for n_total: both counts are below Lanes (flags from the
+    // lengths, in front of the first skid), so their low bits add exactly. The sum and its
+    // compare in series were the in-context worst path between the two skids.
+    desc_info.total_final = d0.aad_small && d0.pt_small &&
+                            ((PowW + 1)'(d0.n_aad[PowW-1:0]) + (PowW + 1)'(d0.n_pt[PowW-1:0])
+                             < (PowW + 1)'(Lanes));
     desc_info.decrypt     = d0.decrypt;
     desc_info.meta        = d0.meta;
   end
@@ -280,8 +289,17 @@ module onerma_gcm_engine #(
     .out_valid_o(dsc_valid), .out_ready_i(dsc_ready), .out_data_o(dsc)
   );
 
-  assign dsc_ready     = !iss_busy_q && info_in_ready && rinfo_in_ready;
-  assign desc_accept   = dsc_valid && dsc_ready;
+  // The issuer works on the descriptor in place, at the head of its skid buffer: the AES core
+  // takes the key and IV straight from the skid's registers, and the descriptor leaves the skid
+  // the cycle after its last block is issued (iss_done_q). Copying key and IV out at the start
+  // instead needed ~220 flops whose load enable was the start decode (or copies of the busy
+  // flop, next to their flops across the AES core): those nets were the engine's in-context
+  // worst paths at speed grade 6 and 8 (docs/crypto.md). The skid's pop is now a flop, and
+  // each message costs the issuer one more cycle (2 + payload blocks + 1), hidden behind the
+  // data stage, which takes AAD + payload + 1 cycles per message.
+  assign iss_start     = dsc_valid && !iss_busy_q && !iss_done_q && info_in_ready &&
+                         rinfo_in_ready;
+  assign dsc_ready     = iss_done_q;
   assign aes_issue     = iss_busy_q && aes_in_ready;
 
   logic  iss_busy_d;
@@ -290,7 +308,7 @@ module onerma_gcm_engine #(
   always_comb begin
     iss_busy_d = iss_busy_q;
     iss_kind_d = iss_kind_q;
-    if (desc_accept) begin
+    if (iss_start) begin
       iss_busy_d = 1'b1;
       iss_kind_d = KindH;
     end else if (aes_issue) begin
@@ -309,45 +327,16 @@ module onerma_gcm_engine #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       iss_busy_q <= 1'b0;
+      iss_done_q <= 1'b0;
       iss_kind_q <= KindH;
     end else begin
       iss_busy_q <= iss_busy_d;
+      iss_done_q <= iss_busy_q && !iss_busy_d;
       iss_kind_q <= iss_kind_d;
     end
   end
 
-  // The issuer's message registers load whenever the issuer is idle: their content is unused
-  // until it is busy, and what they hold when it becomes busy is the descriptor just accepted.
-  // So the key and IV registers' enable is a flop, copied per slice, instead of the
-  // descriptor-accept decode: that one enable net to ~250 flops (6.2 ns) was the final RTL's
-  // worst path in context with seed 2 and at speed grade 8 (docs/crypto.md).
-  localparam int unsigned IssW      = 128 + 96;
-  localparam int unsigned IssSlices = 8;
-  logic [IssSlices-1:0] iss_busy_c;
-  logic [IssW-1:0]      iss_msg_q, iss_msg_d;
-
-  for (genvar c = 0; c < IssSlices; c++) begin : g_iss_busy
-    onerma_dup_reg #(
-      .Width(1),
-      .Reset(1'b1)
-    ) u_busy (
-      .clk_i,
-      .rst_ni,
-      .d_i(iss_busy_d),
-      .q_o(iss_busy_c[c])
-    );
-  end
-
-  assign iss_msg_d = {dsc.key, dsc.iv};
-  assign iss_key_q = iss_msg_q[IssW-1 -: 128];
-  assign iss_iv_q  = iss_msg_q[95:0];
-
   always_ff @(posedge clk_i) begin
-    for (int unsigned i = 0; i < IssW; i++) begin
-      if (!iss_busy_c[i / (IssW / IssSlices)]) begin
-        iss_msg_q[i] <= iss_msg_d[i];
-      end
-    end
     if (!iss_busy_q) begin
       iss_ctr_q  <= 32'd1;
       iss_left_q <= dsc.info.n_pt;
@@ -369,8 +358,8 @@ module onerma_gcm_engine #(
     .rst_ni     (rst_ni),
     .in_valid_i (iss_busy_q),
     .in_ready_o (aes_in_ready),
-    .in_key_i   (iss_key_q),
-    .in_block_i ((iss_kind_q == KindH) ? 128'h0 : {iss_iv_q, iss_ctr_q}),
+    .in_key_i   (dsc.key),
+    .in_block_i ((iss_kind_q == KindH) ? 128'h0 : {dsc.iv, iss_ctr_q}),
     .in_meta_i  (iss_kind_q),
     .out_valid_o(aes_core_valid),
     .out_ready_i(aes_core_ready),
@@ -474,13 +463,13 @@ module onerma_gcm_engine #(
 
   onerma_fifo #(.T(info_t), .Depth(MsgDepth)) u_info_fifo (
     .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
-    .in_valid_i(desc_accept), .in_ready_o(info_in_ready), .in_data_i(dsc.info),
+    .in_valid_i(iss_start), .in_ready_o(info_in_ready), .in_data_i(dsc.info),
     .out_valid_o(info_valid), .out_ready_i(info_ready), .out_data_o(info), .count_o()
   );
 
   onerma_fifo #(.T(rinfo_t), .Depth(MsgDepth)) u_rinfo_fifo (
     .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
-    .in_valid_i(desc_accept), .in_ready_o(rinfo_in_ready),
+    .in_valid_i(iss_start), .in_ready_o(rinfo_in_ready),
     .in_data_i('{tag: dsc.tag, decrypt: dsc.info.decrypt, meta: dsc.info.meta}),
     .out_valid_o(rinfo_valid), .out_ready_i(rinfo_ready), .out_data_o(rinfo), .count_o()
   );
@@ -600,12 +589,21 @@ module onerma_gcm_engine #(
     end
   end
 
-  logic   g_valid, g_ready;
-  gblk_t  g_blk;
+  // Two skid buffers in series between the data stage and GHASH: the first sits by the data
+  // stage's muxes, the second by GHASH's input. With one, the in-context worst path at speed
+  // grade 6 ran phase_q -> mask/XOR/mux (1.5 ns of logic) -> a 3.1 ns net to the skid.
+  logic   g0_valid, g0_ready, g_valid, g_ready;
+  gblk_t  g0_blk, g_blk;
+
+  onerma_skid #(.T(gblk_t)) u_gblk0_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i(go), .in_ready_o(gblk_ready), .in_data_i(gblk),
+    .out_valid_o(g0_valid), .out_ready_i(g0_ready), .out_data_o(g0_blk)
+  );
 
   onerma_skid #(.T(gblk_t)) u_gblk_skid (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i(go), .in_ready_o(gblk_ready), .in_data_i(gblk),
+    .in_valid_i(g0_valid), .in_ready_o(g0_ready), .in_data_i(g0_blk),
     .out_valid_o(g_valid), .out_ready_i(g_ready), .out_data_o(g_blk)
   );
 
