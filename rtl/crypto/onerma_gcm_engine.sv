@@ -467,10 +467,22 @@ module onerma_gcm_engine #(
     .out_valid_o(info_valid), .out_ready_i(info_ready), .out_data_o(info), .count_o()
   );
 
-  onerma_fifo #(.T(rinfo_t), .Depth(MsgDepth)) u_rinfo_fifo (
-    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+  // The expected tag travels from the descriptor to the tag stage at the far end of the engine.
+  // A skid buffer in front of its FIFO takes the distance: written straight from the start
+  // decode, the FIFO's write enable ran 7.4 ns of routing (in context, speed grade 6).
+  logic   rinfo_w_valid, rinfo_w_ready;
+  rinfo_t rinfo_w;
+
+  onerma_skid #(.T(rinfo_t)) u_rinfo_skid (
+    .clk_i(clk_i), .rst_ni(rst_ni),
     .in_valid_i(iss_start), .in_ready_o(rinfo_in_ready),
     .in_data_i('{tag: dsc.tag, decrypt: dsc.info.decrypt, meta: dsc.info.meta}),
+    .out_valid_o(rinfo_w_valid), .out_ready_i(rinfo_w_ready), .out_data_o(rinfo_w)
+  );
+
+  onerma_fifo #(.T(rinfo_t), .Depth(MsgDepth)) u_rinfo_fifo (
+    .clk_i(clk_i), .rst_ni(rst_ni), .flush_i(1'b0),
+    .in_valid_i(rinfo_w_valid), .in_ready_o(rinfo_w_ready), .in_data_i(rinfo_w),
     .out_valid_o(rinfo_valid), .out_ready_i(rinfo_ready), .out_data_o(rinfo), .count_o()
   );
 
