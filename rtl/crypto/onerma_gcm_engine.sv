@@ -226,12 +226,12 @@ module onerma_gcm_engine #(
 
   // The descriptor passes two skid buffers, and the data stage's per-message info is computed
   // between them, one carry chain per stage: the beat counts in front of the first, the block
-  // total, its compare and the first part behind it. The info FIFO is then written straight
+  // total and the first part behind it. The info FIFO is then written straight
   // from registers. Behind one skid (two carry chains and a compare into the FIFO's write data)
   // this arithmetic was the engine's in-context critical path at 82.4 MHz; all in front of it,
-  // at 105.5 MHz (docs/crypto.md). The skids are needed anyway: the descriptor's acceptance
-  // loads ~300 issuer flops and two FIFOs, and with the port driving that directly the path
-  // from the sender's flop was the engine's critical path (14.5 ns, mostly routing). The fields
+  // at 105.5 MHz (docs/crypto.md). The skids are needed anyway: the second one's registers
+  // are the issuer's key and IV, and with the port driving the issuer directly the path from
+  // the sender's flop was the engine's critical path (14.5 ns, mostly routing). The fields
   // go to places far apart (key and IV to the AES core, tag to the tag stage, info to the data
   // stage), so each slice has its own copy of the skid's valid flops (one valid net to 330 bits
   // ran 9.5 ns).
@@ -269,7 +269,7 @@ module onerma_gcm_engine #(
       desc_info.first_phase = PhLen;
       desc_info.first_left  = '0;
       desc_info.first_end   = 1'b0;
-      desc_info.first_mask  = '1;
+      desc_info.first_mask  = '0;  // the length block takes no input bytes
     end
     desc_info.n_total     = IdxW'(d0.n_aad) + IdxW'(d0.n_pt) + IdxW'(1);
     // n_total <= Lanes without waiting for n_total: both counts are below Lanes (flags from the
@@ -295,8 +295,9 @@ module onerma_gcm_engine #(
   // instead needed ~220 flops whose load enable was the start decode (or copies of the busy
   // flop, next to their flops across the AES core): those nets were the engine's in-context
   // worst paths at speed grade 6 and 8 (docs/crypto.md). The skid's pop is now a flop, and
-  // each message costs the issuer one more cycle (2 + payload blocks + 1), hidden behind the
-  // data stage, which takes AAD + payload + 1 cycles per message.
+  // each message costs the issuer one more cycle (2 + payload blocks + 1). The benchmarks do not
+  // see it: the issuer runs ahead of the data by the keystream FIFO, and short messages are
+  // limited by the power table of H (12 cycles per message).
   assign iss_start     = dsc_valid && !iss_busy_q && !iss_done_q && info_in_ready &&
                          rinfo_in_ready;
   assign dsc_ready     = iss_done_q;
@@ -518,7 +519,7 @@ module onerma_gcm_engine #(
 
   logic             is_aad, is_pt, is_len, load;
   logic             gblk_ready, dbeat_ready, go;
-  logic [127:0]     part_mask, pt_data, ct_data, out_data;
+  logic [127:0]     part_mask, out_data, ks_sel;
   gblk_t            gblk;
   dbeat_t           dbeat;
 
@@ -533,9 +534,31 @@ module onerma_gcm_engine #(
   logic [15:0] mask_q;
   assign part_mask = bit_mask(mask_q);
 
-  assign pt_data  = in_data & part_mask;
+  // The GHASH block is one expression per bit, its selects registers loaded with the position:
+  // (in ^ (ks & xks)) & mask | len, with xks = "encrypting payload" (the ciphertext is in ^ ks;
+  // AAD and decrypt ciphertext are the input), the mask zero in the length block and len_q the
+  // length block's bits there and zero elsewhere. Most bits are one LUT4 (in, ks, xks, mask).
+  // Decoding phase and decrypt into a 3-way mux per bit was the in-context worst path at speed
+  // grade 6 (3 LUT levels, 6.7 ns routing across the input and keystream FIFOs). xks is copied
+  // per 32-bit slice (onerma_dup_reg): each copy drives 32 LUTs, not 128.
+  localparam int unsigned XksCopies = 4;
+  logic                 xks_d;
+  logic [XksCopies-1:0] xks_q;
+  logic [127:0]         len_q, len_blk;
+
+  for (genvar c = 0; c < XksCopies; c++) begin : g_xks
+    onerma_dup_reg #(.Width(1)) u_xks (.clk_i, .rst_ni, .d_i(xks_d), .q_o(xks_q[c]));
+  end
+
+  always_comb begin
+    for (int unsigned i = 0; i < 128; i++) begin
+      ks_sel[i] = ks_data[i] & xks_q[i / (128 / XksCopies)];
+    end
+  end
+
   assign out_data = (in_data ^ ks_data) & part_mask;
-  assign ct_data  = cur_q.decrypt ? pt_data : out_data;
+  assign len_blk  = {(64 - LenW - 3)'(0), cur_q.aad_len, 3'b0, (64 - LenW - 3)'(0), cur_q.pt_len,
+                     3'b0};
 
   always_comb begin
     unique case (phase_q)
@@ -551,9 +574,7 @@ module onerma_gcm_engine #(
   assign info_ready = load;
 
   always_comb begin
-    gblk.data      = is_len ? {(64 - LenW - 3)'(0), cur_q.aad_len, 3'b0,
-                               (64 - LenW - 3)'(0), cur_q.pt_len, 3'b0}
-                            : (is_pt ? ct_data : pt_data);
+    gblk.data      = ((in_data ^ ks_sel) & part_mask) | len_q;
     gblk.final_blk = final_q;
     gblk.pow       = final_q ? PowW'(rem_q - IdxW'(1)) : PowW'(Lanes - 1);
     gblk.last      = is_len;
@@ -571,9 +592,21 @@ module onerma_gcm_engine #(
     end
   end
 
+  // xks: set for payload beats when encrypting; len_q: the length block while it goes.
+  always_comb begin
+    xks_d = xks_q[0];
+    if (load) begin
+      xks_d = (info.first_phase == PhPt) && !info.decrypt;
+    end else if (go && end_q) begin
+      xks_d = is_aad && cur_q.has_pt && !cur_q.decrypt;
+    end
+  end
+
   // Only cur_valid_q is reset: the position registers are loaded with every message.
   always_ff @(posedge clk_i) begin
     if (load) begin
+      len_q   <= (info.first_phase == PhLen) ? {(64 - LenW - 3)'(0), info.aad_len, 3'b0,
+                                               (64 - LenW - 3)'(0), info.pt_len, 3'b0} : '0;
       cur_q   <= info;
       rem_q   <= info.n_total;
       final_q <= info.total_final;
@@ -596,7 +629,8 @@ module onerma_gcm_engine #(
       end else begin
         phase_q <= PhLen;
         end_q   <= 1'b0;
-        mask_q  <= '1;
+        mask_q  <= '0;
+        len_q   <= len_blk;
       end
     end
   end
