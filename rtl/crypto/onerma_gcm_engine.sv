@@ -193,6 +193,12 @@ module onerma_gcm_engine #(
     return (nbytes == 4'd0) ? '1 : ~(16'hffff >> nbytes);
   endfunction
 
+  // The GCM length block [len(A)]64 || [len(C)]64, lengths in bits.
+  function automatic logic [127:0] len_block(input logic [LenW-1:0] aad_len,
+                                             input logic [LenW-1:0] pt_len);
+    return {(64 - LenW - 3)'(0), aad_len, 3'b0, (64 - LenW - 3)'(0), pt_len, 3'b0};
+  endfunction
+
   function automatic logic [127:0] bit_mask(input logic [15:0] bytes);
     logic [127:0] m;
     for (int unsigned i = 0; i < 16; i++) begin
@@ -557,8 +563,7 @@ module onerma_gcm_engine #(
   end
 
   assign out_data = (in_data ^ ks_data) & part_mask;
-  assign len_blk  = {(64 - LenW - 3)'(0), cur_q.aad_len, 3'b0, (64 - LenW - 3)'(0), cur_q.pt_len,
-                     3'b0};
+  assign len_blk  = len_block(cur_q.aad_len, cur_q.pt_len);
 
   always_comb begin
     unique case (phase_q)
@@ -605,8 +610,7 @@ module onerma_gcm_engine #(
   // Only cur_valid_q is reset: the position registers are loaded with every message.
   always_ff @(posedge clk_i) begin
     if (load) begin
-      len_q   <= (info.first_phase == PhLen) ? {(64 - LenW - 3)'(0), info.aad_len, 3'b0,
-                                               (64 - LenW - 3)'(0), info.pt_len, 3'b0} : '0;
+      len_q   <= (info.first_phase == PhLen) ? len_block(info.aad_len, info.pt_len) : '0;
       cur_q   <= info;
       rem_q   <= info.n_total;
       final_q <= info.total_final;
