@@ -109,9 +109,20 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
     match cmd {
         Cmd::Install => install::install()?,
         Cmd::Gen { check } => generate::gen_files(check)?,
-        Cmd::Lint => lint::lint()?,
-        Cmd::Formal { only } => formal::formal(only.as_deref())?,
-        Cmd::Synth => synth::synth()?,
+        // Every command that runs a pinned tool installs what is missing first (idempotent,
+        // seconds when everything is there), so each works from a fresh clone on its own.
+        Cmd::Lint => {
+            install::install()?;
+            lint::lint()?;
+        }
+        Cmd::Formal { only } => {
+            install::install()?;
+            formal::formal(only.as_deref())?;
+        }
+        Cmd::Synth => {
+            install::install()?;
+            synth::synth()?;
+        }
         Cmd::Fpga {
             name,
             device,
@@ -129,6 +140,7 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
                 ooc,
                 extra: pnr_args,
             };
+            install::install()?;
             synth::fpga(&name, &o)?;
         }
         Cmd::Sta {
@@ -153,7 +165,10 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
                 cargo().args(["run", "--release", "-q", "-p", "onerma-cli", "--", "demo"]),
             )?;
         }
-        Cmd::Bench => bench::bench()?,
+        Cmd::Bench => {
+            install::install()?;
+            bench::bench()?;
+        }
         Cmd::Fmt => run("cargo fmt", cargo().args(["fmt", "--all"]))?,
     }
     Ok(true)
