@@ -106,23 +106,21 @@ enum Cmd {
 }
 
 fn dispatch(cmd: Cmd) -> Result<bool> {
+    // Every command that runs a pinned tool installs what is missing first (idempotent, seconds
+    // when everything is there), so each works from a fresh clone on its own. `test` installs
+    // as its first stage.
+    if matches!(
+        cmd,
+        Cmd::Lint | Cmd::Formal { .. } | Cmd::Synth | Cmd::Fpga { .. } | Cmd::Bench | Cmd::Demo
+    ) {
+        install::install()?;
+    }
     match cmd {
         Cmd::Install => install::install()?,
         Cmd::Gen { check } => generate::gen_files(check)?,
-        // Every command that runs a pinned tool installs what is missing first (idempotent,
-        // seconds when everything is there), so each works from a fresh clone on its own.
-        Cmd::Lint => {
-            install::install()?;
-            lint::lint()?;
-        }
-        Cmd::Formal { only } => {
-            install::install()?;
-            formal::formal(only.as_deref())?;
-        }
-        Cmd::Synth => {
-            install::install()?;
-            synth::synth()?;
-        }
+        Cmd::Lint => lint::lint()?,
+        Cmd::Formal { only } => formal::formal(only.as_deref())?,
+        Cmd::Synth => synth::synth()?,
         Cmd::Fpga {
             name,
             device,
@@ -140,7 +138,6 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
                 ooc,
                 extra: pnr_args,
             };
-            install::install()?;
             synth::fpga(&name, &o)?;
         }
         Cmd::Sta {
@@ -159,16 +156,12 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             return test::test(&skip);
         }
         Cmd::Demo => {
-            install::install()?;
             run(
                 "onerma demo",
                 cargo().args(["run", "--release", "-q", "-p", "onerma-cli", "--", "demo"]),
             )?;
         }
-        Cmd::Bench => {
-            install::install()?;
-            bench::bench()?;
-        }
+        Cmd::Bench => bench::bench()?,
         Cmd::Fmt => run("cargo fmt", cargo().args(["fmt", "--all"]))?,
     }
     Ok(true)

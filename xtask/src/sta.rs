@@ -176,6 +176,15 @@ fn port_spec(s: &str) -> Option<(Cow<'_, str>, &str)> {
     (!name.is_empty()).then_some((name, rest))
 }
 
+/// Two ports (IOPATH: input and output; SETUPHOLD: data and clock) and the text after them.
+type PortPair<'a> = (Cow<'a, str>, Cow<'a, str>, &'a str);
+
+fn port_pair(s: &str) -> Option<PortPair<'_>> {
+    let (a, rest) = port_spec(s)?;
+    let (b, rest) = port_spec(rest)?;
+    Some((a, b, rest))
+}
+
 /// The maximum of every `(min:typ:max)` triple in `s`, in order (a single value counts as its
 /// own maximum, an empty `()` is skipped).
 fn triple_maxima(s: &str) -> std::result::Result<Vec<f64>, String> {
@@ -236,12 +245,8 @@ pub fn parse(text: &str) -> std::result::Result<Graph, String> {
                 });
             }
             "IOPATH" => {
-                let Some((from, rest)) = port_spec(rest) else {
-                    return Err(bad("expected an input port"));
-                };
-                let Some((to, rest)) = port_spec(rest) else {
-                    return Err(bad("expected an output port"));
-                };
+                let (from, to, rest) =
+                    port_pair(rest).ok_or_else(|| bad("expected input and output ports"))?;
                 let delay = arc_delay(rest).map_err(|e| bad(&e))?;
                 let to = g.pin(cell, &to);
                 if CLOCK_PINS.contains(&from.as_ref()) {
@@ -257,12 +262,8 @@ pub fn parse(text: &str) -> std::result::Result<Graph, String> {
                 }
             }
             "SETUPHOLD" => {
-                let Some((port, rest)) = port_spec(rest) else {
-                    return Err(bad("expected a data port"));
-                };
-                let Some((_clock, rest)) = port_spec(rest) else {
-                    return Err(bad("expected a clock port"));
-                };
+                let (port, _clock, rest) =
+                    port_pair(rest).ok_or_else(|| bad("expected data and clock ports"))?;
                 let setup = *triple_maxima(rest)
                     .map_err(|e| bad(&e))?
                     .first()
