@@ -23,6 +23,12 @@ package onerma_pkg;
   localparam int unsigned RekeyBytes = 16;
   // Size of one registered region table entry.
   localparam int unsigned RrtEntryBytes = 40;
+  // Payload bytes of every RD_RESP/WR_DATA chunk but an op's last (protocol constant, so any two NICs cut and check chunks alike).
+  localparam int unsigned ChunkBytes = 1024;
+  // Allocation unit of the solicitation window SRAM.
+  localparam int unsigned WindowLineBytes = 64;
+  // Largest deviation of a NIC clock from its clk_period_ps that the WRITE hold conversion (protocol.md 6.2) absorbs.
+  localparam int unsigned ClockTolerancePpm = 200;
 
   // Operation type; also an input of the K_d derivation.
   typedef enum logic [7:0] {
@@ -157,12 +163,15 @@ package onerma_pkg;
     logic [63:0] offset; // [223:160]
     // Op length in bytes (echoed in every message of the op).
     logic [15:0] length; // [159:144]
-    // RD_RESP/WR_DATA: offset of this chunk within the op, a multiple of the chunk size; else 0.
+    // RD_RESP/WR_DATA: offset of this chunk within the op, a multiple of CHUNK_BYTES; else 0.
     logic [15:0] chunk_offset; // [143:128]
-    // RD_RESP/WR_DATA: payload bytes in this message (1..chunk size); else 0.
+    // RD_RESP/WR_DATA: payload bytes in this message (the size of that chunk); else 0.
     logic [15:0] chunk_len; // [127:112]
-    logic [15:0] rsvd1; // [111:96], reserved: must be zero
-    logic [95:0] rsvd2; // [95:0], reserved: must be zero
+    // WR_RDREQ/WR_DATA/WR_CMPL: the server's write-context index (echoed by the initiator); else 0.
+    logic [15:0] ctx; // [111:96]
+    // WR_RDREQ: ns from the server's read-back request to its last possible side effect for the op (protocol.md 6.2); else 0.
+    logic [31:0] hold_ns; // [95:64]
+    logic [63:0] rsvd1; // [63:0], reserved: must be zero
   } hdr_t;
   localparam int unsigned HdrTBits = 512;
 
@@ -177,9 +186,11 @@ package onerma_pkg;
     logic perm_remote_write; // [317:317]
     // Remote REKEYs allowed.
     logic perm_remote_rekey; // [316:316]
-    // Usable as a local data or completion region by the owner PID.
-    logic perm_local; // [315:315]
-    logic [26:0] rsvd0; // [314:288], reserved: must be zero
+    // The NIC may read it for the owner PID: WRITE/REKEY source data.
+    logic perm_local_read; // [315:315]
+    // The NIC may write it for the owner PID: READ landing buffer, completion records.
+    logic perm_local_write; // [314:314]
+    logic [25:0] rsvd0; // [313:288], reserved: must be zero
     // PID allowed to name this region as a local region.
     logic [31:0] owner_pid; // [287:256]
     // Host (DMA) address of byte 0 of the region.

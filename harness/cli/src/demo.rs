@@ -100,6 +100,11 @@ fn fabric_run(seed: u64) -> Result<(), CliError> {
         "total_delay mean {:.0} cycles, max {} cycles",
         st.mean_total_delay, st.max_total_delay
     );
+    if let Some((t, nic, e)) = r.system.errors.first() {
+        return Err(CliError::CheckFailed(format!(
+            "golden model: NIC {nic} at cycle {t}: {e}"
+        )));
+    }
     if st.ops_completed != st.ops_submitted || st.ops_completed == 0 {
         return Err(CliError::CheckFailed(format!(
             "golden model: {} of {} ops completed",

@@ -28,6 +28,15 @@ pub const REKEY_BYTES: usize = 16;
 /// Size of one registered region table entry.
 pub const RRT_ENTRY_BYTES: usize = 40;
 
+/// Payload bytes of every RD_RESP/WR_DATA chunk but an op's last (protocol constant, so any two NICs cut and check chunks alike).
+pub const CHUNK_BYTES: usize = 1024;
+
+/// Allocation unit of the solicitation window SRAM.
+pub const WINDOW_LINE_BYTES: usize = 64;
+
+/// Largest deviation of a NIC clock from its clk_period_ps that the WRITE hold conversion (protocol.md 6.2) absorbs.
+pub const CLOCK_TOLERANCE_PPM: usize = 200;
+
 /// Operation type; also an input of the K_d derivation.
 ///
 /// SV: `op_type_e` (8 bits).
@@ -747,14 +756,22 @@ pub struct Hdr {
     ///
     /// 16 bits at `[159:144]`.
     pub length: u16,
-    /// RD_RESP/WR_DATA: offset of this chunk within the op, a multiple of the chunk size; else 0.
+    /// RD_RESP/WR_DATA: offset of this chunk within the op, a multiple of CHUNK_BYTES; else 0.
     ///
     /// 16 bits at `[143:128]`.
     pub chunk_offset: u16,
-    /// RD_RESP/WR_DATA: payload bytes in this message (1..chunk size); else 0.
+    /// RD_RESP/WR_DATA: payload bytes in this message (the size of that chunk); else 0.
     ///
     /// 16 bits at `[127:112]`.
     pub chunk_len: u16,
+    /// WR_RDREQ/WR_DATA/WR_CMPL: the server's write-context index (echoed by the initiator); else 0.
+    ///
+    /// 16 bits at `[111:96]`.
+    pub ctx: u16,
+    /// WR_RDREQ: ns from the server's read-back request to its last possible side effect for the op (protocol.md 6.2); else 0.
+    ///
+    /// 32 bits at `[95:64]`.
+    pub hold_ns: u32,
 }
 
 impl Hdr {
@@ -795,6 +812,8 @@ impl Hdr {
             "hdr.chunk_offset",
         )?;
         bits::put_field(&mut b, 384, 16, u128::from(self.chunk_len), "hdr.chunk_len")?;
+        bits::put_field(&mut b, 400, 16, u128::from(self.ctx), "hdr.ctx")?;
+        bits::put_field(&mut b, 416, 32, u128::from(self.hold_ns), "hdr.hold_ns")?;
         Ok(b)
     }
 
@@ -805,8 +824,7 @@ impl Hdr {
     pub fn from_bytes(b: &[u8]) -> Result<Self, LayoutError> {
         bits::check_len(b, Self::BYTES, "hdr")?;
         bits::check_reserved(b, 24, 8, "hdr.rsvd0")?;
-        bits::check_reserved(b, 400, 16, "hdr.rsvd1")?;
-        bits::check_reserved(b, 416, 96, "hdr.rsvd2")?;
+        bits::check_reserved(b, 448, 64, "hdr.rsvd1")?;
         Ok(Self {
             msg_type: bits::get_enum(b, 0, 8, "hdr.msg_type")?,
             op_type: bits::get_enum(b, 8, 8, "hdr.op_type")?,
@@ -822,6 +840,8 @@ impl Hdr {
             length: bits::get(b, 352, 16) as u16,
             chunk_offset: bits::get(b, 368, 16) as u16,
             chunk_len: bits::get(b, 384, 16) as u16,
+            ctx: bits::get(b, 400, 16) as u16,
+            hold_ns: bits::get(b, 416, 32) as u32,
         })
     }
 }
@@ -930,15 +950,21 @@ impl Layout for Hdr {
             kind: FieldKind::Value,
         },
         FieldInfo {
-            name: "rsvd1",
+            name: "ctx",
             offset: 400,
             bits: 16,
-            kind: FieldKind::Reserved,
+            kind: FieldKind::Value,
         },
         FieldInfo {
-            name: "rsvd2",
+            name: "hold_ns",
             offset: 416,
-            bits: 96,
+            bits: 32,
+            kind: FieldKind::Value,
+        },
+        FieldInfo {
+            name: "rsvd1",
+            offset: 448,
+            bits: 64,
             kind: FieldKind::Reserved,
         },
     ];
@@ -967,14 +993,16 @@ impl Layout for Hdr {
             u128::from(self.length),
             u128::from(self.chunk_offset),
             u128::from(self.chunk_len),
+            u128::from(self.ctx),
+            u128::from(self.hold_ns),
         ]
     }
 
     fn from_field_values(v: &[u128]) -> Result<Self, LayoutError> {
-        if v.len() != 14 {
+        if v.len() != 16 {
             return Err(LayoutError::FieldCount {
                 layout: "hdr",
-                expected: 14,
+                expected: 16,
                 actual: v.len(),
             });
         }
@@ -993,6 +1021,8 @@ impl Layout for Hdr {
             length: bits::field_value(v[11], 16, "hdr.length")? as u16,
             chunk_offset: bits::field_value(v[12], 16, "hdr.chunk_offset")? as u16,
             chunk_len: bits::field_value(v[13], 16, "hdr.chunk_len")? as u16,
+            ctx: bits::field_value(v[14], 16, "hdr.ctx")? as u16,
+            hold_ns: bits::field_value(v[15], 32, "hdr.hold_ns")? as u32,
         })
     }
 }
@@ -1018,10 +1048,14 @@ pub struct RrtEntry {
     ///
     /// 1 bits at `[316:316]`.
     pub perm_remote_rekey: u8,
-    /// Usable as a local data or completion region by the owner PID.
+    /// The NIC may read it for the owner PID: WRITE/REKEY source data.
     ///
     /// 1 bits at `[315:315]`.
-    pub perm_local: u8,
+    pub perm_local_read: u8,
+    /// The NIC may write it for the owner PID: READ landing buffer, completion records.
+    ///
+    /// 1 bits at `[314:314]`.
+    pub perm_local_write: u8,
     /// PID allowed to name this region as a local region.
     ///
     /// 32 bits at `[287:256]`.
@@ -1078,8 +1112,15 @@ impl RrtEntry {
             &mut b,
             4,
             1,
-            u128::from(self.perm_local),
-            "rrt_entry.perm_local",
+            u128::from(self.perm_local_read),
+            "rrt_entry.perm_local_read",
+        )?;
+        bits::put_field(
+            &mut b,
+            5,
+            1,
+            u128::from(self.perm_local_write),
+            "rrt_entry.perm_local_write",
         )?;
         bits::put_field(
             &mut b,
@@ -1106,13 +1147,14 @@ impl RrtEntry {
     /// Wrong length, nonzero reserved bits or an unknown enum value: the NIC treats such input as malformed.
     pub fn from_bytes(b: &[u8]) -> Result<Self, LayoutError> {
         bits::check_len(b, Self::BYTES, "rrt_entry")?;
-        bits::check_reserved(b, 5, 27, "rrt_entry.rsvd0")?;
+        bits::check_reserved(b, 6, 26, "rrt_entry.rsvd0")?;
         Ok(Self {
             valid: bits::get(b, 0, 1) as u8,
             perm_remote_read: bits::get(b, 1, 1) as u8,
             perm_remote_write: bits::get(b, 2, 1) as u8,
             perm_remote_rekey: bits::get(b, 3, 1) as u8,
-            perm_local: bits::get(b, 4, 1) as u8,
+            perm_local_read: bits::get(b, 4, 1) as u8,
+            perm_local_write: bits::get(b, 5, 1) as u8,
             owner_pid: bits::get(b, 32, 32) as u32,
             base_addr: bits::get(b, 64, 64) as u64,
             size: bits::get(b, 128, 64) as u64,
@@ -1150,15 +1192,21 @@ impl Layout for RrtEntry {
             kind: FieldKind::Value,
         },
         FieldInfo {
-            name: "perm_local",
+            name: "perm_local_read",
             offset: 4,
             bits: 1,
             kind: FieldKind::Value,
         },
         FieldInfo {
-            name: "rsvd0",
+            name: "perm_local_write",
             offset: 5,
-            bits: 27,
+            bits: 1,
+            kind: FieldKind::Value,
+        },
+        FieldInfo {
+            name: "rsvd0",
+            offset: 6,
+            bits: 26,
             kind: FieldKind::Reserved,
         },
         FieldInfo {
@@ -1201,7 +1249,8 @@ impl Layout for RrtEntry {
             u128::from(self.perm_remote_read),
             u128::from(self.perm_remote_write),
             u128::from(self.perm_remote_rekey),
-            u128::from(self.perm_local),
+            u128::from(self.perm_local_read),
+            u128::from(self.perm_local_write),
             u128::from(self.owner_pid),
             u128::from(self.base_addr),
             u128::from(self.size),
@@ -1210,10 +1259,10 @@ impl Layout for RrtEntry {
     }
 
     fn from_field_values(v: &[u128]) -> Result<Self, LayoutError> {
-        if v.len() != 9 {
+        if v.len() != 10 {
             return Err(LayoutError::FieldCount {
                 layout: "rrt_entry",
-                expected: 9,
+                expected: 10,
                 actual: v.len(),
             });
         }
@@ -1222,11 +1271,12 @@ impl Layout for RrtEntry {
             perm_remote_read: bits::field_value(v[1], 1, "rrt_entry.perm_remote_read")? as u8,
             perm_remote_write: bits::field_value(v[2], 1, "rrt_entry.perm_remote_write")? as u8,
             perm_remote_rekey: bits::field_value(v[3], 1, "rrt_entry.perm_remote_rekey")? as u8,
-            perm_local: bits::field_value(v[4], 1, "rrt_entry.perm_local")? as u8,
-            owner_pid: bits::field_value(v[5], 32, "rrt_entry.owner_pid")? as u32,
-            base_addr: bits::field_value(v[6], 64, "rrt_entry.base_addr")? as u64,
-            size: bits::field_value(v[7], 64, "rrt_entry.size")? as u64,
-            key: bits::field_value(v[8], 128, "rrt_entry.key")?,
+            perm_local_read: bits::field_value(v[4], 1, "rrt_entry.perm_local_read")? as u8,
+            perm_local_write: bits::field_value(v[5], 1, "rrt_entry.perm_local_write")? as u8,
+            owner_pid: bits::field_value(v[6], 32, "rrt_entry.owner_pid")? as u32,
+            base_addr: bits::field_value(v[7], 64, "rrt_entry.base_addr")? as u64,
+            size: bits::field_value(v[8], 64, "rrt_entry.size")? as u64,
+            key: bits::field_value(v[9], 128, "rrt_entry.key")?,
         })
     }
 }

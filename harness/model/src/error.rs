@@ -2,6 +2,8 @@
 //! the documented status or drop (see [`crate::nic::RxOutcome`]).
 
 use onerma_layouts::LayoutError;
+
+use crate::responder::InQueue;
 use thiserror::Error;
 
 /// Misuse of the model's API (bad configuration, out-of-range driver call).
@@ -21,15 +23,19 @@ pub enum ModelError {
     Layout(#[from] LayoutError),
     #[error("scenario: {0}")]
     Scenario(String),
+    #[error("time went back: input at cycle {now} after cycle {last}")]
+    TimeWentBack { now: u64, last: u64 },
+    #[error("internal inconsistency of the model: {0}")]
+    Internal(String),
 }
 
-/// Why the NIC refused an MMIO command write (the bus answers SLVERR, protocol.md §2 steps 1-3).
-/// The command never entered the NIC and gets no completion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+/// Why the NIC refused an MMIO command write (the bus answers SLVERR, protocol.md §2.1, §2.2
+/// step 1). The command never entered the NIC and gets no completion.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SubmitError {
     #[error("slot {0} does not exist (bus decode error)")]
     NoSuchSlot(u16),
-    #[error("command is {0} bytes, not 64")]
+    #[error("command write ends at byte {0}: not within the 64-byte page")]
     BadLength(usize),
     #[error("slot {0} is disabled")]
     DisabledSlot(u16),
@@ -37,6 +43,8 @@ pub enum SubmitError {
     BusySlot(u16),
     #[error("completion region of the command on slot {0} is unusable")]
     BadCompletionRegion(u16),
+    #[error(transparent)]
+    Model(ModelError),
 }
 
 /// A choice fed in (checker mode) that the hardware was not allowed to make.
@@ -44,14 +52,18 @@ pub enum SubmitError {
 pub enum ChoiceError {
     #[error("class {0} has no queued op")]
     EmptyClass(u8),
-    #[error("class {class} chosen but the window has only {free} bytes free (needs 4096)")]
+    #[error("class {class} chosen but the window has only {free} lines free (needs 64)")]
     WindowShort { class: u8, free: u32 },
+    #[error("class {0} chosen while another class reached the anti-starvation bound")]
+    Starvation(u8),
     #[error("message counter exhausted: the NIC may not send")]
     CounterExhausted,
-    #[error("inbound queue entry {0} does not exist")]
-    NoSuchInbound(usize),
-    #[error("inbound queue entry {0} cannot be served now: {1}")]
-    NotServable(usize, &'static str),
+    #[error("inbound queue {0:?} is empty")]
+    EmptyInbound(InQueue),
+    #[error("the head of inbound queue {0:?} cannot be served now: {1}")]
+    NotServable(InQueue, &'static str),
     #[error("the NIC is in automatic mode: choices come from its policy")]
     AutoMode,
+    #[error(transparent)]
+    Model(ModelError),
 }

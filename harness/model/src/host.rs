@@ -1,5 +1,8 @@
-//! Host memory of one NIC with a DMA timing model (latency plus a bandwidth-limited channel per
-//! direction), instrumented so tests can check every write against the region it was made for.
+//! The host port of one NIC: the [`HostPort`] trait (DMA reads and writes that complete at a
+//! cycle the port decides, or fail with an AXI error), and its default implementation
+//! [`HostMem`]: sparse host memory with latency plus a bandwidth-limited channel per direction,
+//! injectable SLVERR/DECERR ranges, and logs so tests can check every access against the region
+//! it was made for.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,11 +33,89 @@ impl Default for HostConfig {
     }
 }
 
+/// An AXI error response of the host interface (protocol.md §7.3, §8.3, §8.4, §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DmaError {
+    SlvErr,
+    DecErr,
+}
+
+/// An address range whose accesses answer an error (tests of §11's DMA error rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorRange {
+    pub start: u64,
+    pub end: u64,
+    pub error: DmaError,
+    /// Reads (true) or writes (false).
+    pub reads: bool,
+}
+
+/// The NIC's host interface. Times are NIC cycles. An access is issued at `now` and its result
+/// is at the NIC (read data) or complete in host memory (write) at the returned cycle; the
+/// protocol requires `returned <= now + HostReadMax / HostWriteMax` plus the queueing §6.4
+/// accounts for. A custom port (a co-simulated AXI memory, a checker's replay of a device's DMA
+/// timing) replaces [`HostMem`] through [`crate::Nic::with_host`].
+pub trait HostPort: Send + std::fmt::Debug {
+    /// Reads `buf.len()` bytes at `addr` on behalf of `region`.
+    ///
+    /// # Errors
+    /// The AXI error the interface answered; `buf` is then unspecified.
+    fn dma_read(
+        &mut self,
+        now: u64,
+        region: u16,
+        addr: u64,
+        buf: &mut [u8],
+        purpose: ReadPurpose,
+    ) -> Result<u64, (DmaError, u64)>;
+    /// Writes `data` at `addr` on behalf of `region`.
+    ///
+    /// # Errors
+    /// The AXI error the interface answered (the bytes may or may not have been written).
+    fn dma_write(
+        &mut self,
+        now: u64,
+        region: u16,
+        addr: u64,
+        data: &[u8],
+        purpose: WritePurpose,
+    ) -> Result<u64, (DmaError, u64)>;
+    /// Earliest cycle the read channel accepts a new transfer (a READ is served when it can).
+    fn read_ready_at(&self) -> u64;
+    /// The memory behind the port, if it is a [`HostMem`] (software's view, logs).
+    fn mem(&self) -> Option<&HostMem>;
+    fn mem_mut(&mut self) -> Option<&mut HostMem>;
+}
+
+/// Who a DMA read was made for (instrumentation, like [`WritePurpose`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadPurpose {
+    /// A server reading a READ's data for the op `(initiator, slot, request counter)`.
+    Serve {
+        initiator: u32,
+        slot: u16,
+        req_counter: u64,
+    },
+    /// An initiator reading WRITE/REKEY source data for its op `(slot, request counter)`.
+    WriteSource { slot: u16, req_counter: u64 },
+}
+
+/// One logged DMA read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRead {
+    pub region: u16,
+    pub addr: u64,
+    /// The bytes returned (empty on an error response).
+    pub data: Vec<u8>,
+    pub issued: u64,
+    pub purpose: ReadPurpose,
+}
+
 /// Who a DMA write was made for: the instrumentation that lets tests attribute every byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WritePurpose {
-    /// READ data landing at the initiator for its slot.
-    ReadData { slot: u16 },
+    /// READ data landing at the initiator for its op `(slot, request counter)`.
+    ReadData { slot: u16, req_counter: u64 },
     /// WRITE data landing at the server for the op `(initiator, slot, request counter)`.
     RemoteWrite {
         initiator: u32,
@@ -68,6 +149,10 @@ pub struct HostMem {
     wr_free_at: u64,
     /// Every DMA write, when logging is on.
     pub log: Option<Vec<HostWrite>>,
+    /// Every DMA read, when logging is on.
+    pub read_log: Option<Vec<HostRead>>,
+    /// Ranges that answer errors.
+    pub errors: Vec<ErrorRange>,
 }
 
 fn xfer_cycles(len: usize, bpc: u32) -> u64 {
@@ -84,6 +169,7 @@ impl HostMem {
         Self {
             cfg,
             log: log.then(Vec::new),
+            read_log: log.then(Vec::new),
             ..Self::default()
         }
     }
@@ -140,37 +226,73 @@ impl HostMem {
         self.rd_free_at
     }
 
-    /// Issues a DMA read at `now`; returns the data and the cycle it is at the NIC. The bytes are
-    /// sampled at issue (a concurrent write to the same range is a race software must avoid).
-    pub fn dma_read(&mut self, now: u64, addr: u64, len: usize) -> (Vec<u8>, u64) {
-        let mut v = vec![0; len];
-        let t = self.dma_read_into(now, addr, &mut v);
-        (v, t)
+    fn error_at(&self, addr: u64, len: usize, reads: bool) -> Option<DmaError> {
+        let end = addr.saturating_add(len as u64);
+        self.errors
+            .iter()
+            .find(|r| r.reads == reads && addr < r.end && r.start < end)
+            .map(|r| r.error)
     }
 
-    /// [`HostMem::dma_read`] of `buf.len()` bytes into `buf` (the NIC reads straight into the
-    /// frame it will send).
-    pub fn dma_read_into(&mut self, now: u64, addr: u64, buf: &mut [u8]) -> u64 {
+    /// Issues a DMA read at `now` into `buf`; returns the cycle the data is at the NIC. The bytes
+    /// are sampled at issue (a concurrent write to the same range is a race software avoids).
+    ///
+    /// # Errors
+    /// An injected error range overlaps the access.
+    pub fn read_dma(
+        &mut self,
+        now: u64,
+        region: u16,
+        addr: u64,
+        buf: &mut [u8],
+        purpose: ReadPurpose,
+    ) -> Result<u64, (DmaError, u64)> {
         let start = now.max(self.rd_free_at);
         self.rd_free_at = start + xfer_cycles(buf.len(), self.cfg.bytes_per_cycle);
-        self.read(addr, buf);
-        self.rd_free_at + self.cfg.read_latency
+        let done = self.rd_free_at + self.cfg.read_latency;
+        let err = self.error_at(addr, buf.len(), true);
+        if err.is_none() {
+            self.read(addr, buf);
+        }
+        if let Some(log) = self.read_log.as_mut() {
+            log.push(HostRead {
+                region,
+                addr,
+                data: if err.is_none() {
+                    buf.to_vec()
+                } else {
+                    Vec::new()
+                },
+                issued: now,
+                purpose,
+            });
+        }
+        match err {
+            Some(e) => Err((e, done)),
+            None => Ok(done),
+        }
     }
 
-    /// Issues a DMA write at `now`; returns the cycle it is visible. The model applies the bytes
-    /// at once (nothing reads them through the NIC before `visible` in a correct run) and logs
-    /// the true visibility time for the checks.
-    pub fn dma_write(
+    /// Issues a DMA write at `now`; returns the cycle it is complete (visible). The model applies
+    /// the bytes at once (nothing reads them through the NIC before then in a correct run) and
+    /// logs the true visibility time for the checks. A write into an error range is not applied.
+    ///
+    /// # Errors
+    /// An injected error range overlaps the access.
+    pub fn write_dma(
         &mut self,
         now: u64,
         region: u16,
         addr: u64,
         data: &[u8],
         purpose: WritePurpose,
-    ) -> u64 {
+    ) -> Result<u64, (DmaError, u64)> {
         let start = now.max(self.wr_free_at);
         self.wr_free_at = start + xfer_cycles(data.len(), self.cfg.bytes_per_cycle);
         let visible = self.wr_free_at + self.cfg.write_latency;
+        if let Some(e) = self.error_at(addr, data.len(), false) {
+            return Err((e, visible));
+        }
         self.write(addr, data);
         if let Some(log) = self.log.as_mut() {
             log.push(HostWrite {
@@ -182,6 +304,38 @@ impl HostMem {
                 purpose,
             });
         }
-        visible
+        Ok(visible)
+    }
+}
+
+impl HostPort for HostMem {
+    fn dma_read(
+        &mut self,
+        now: u64,
+        region: u16,
+        addr: u64,
+        buf: &mut [u8],
+        purpose: ReadPurpose,
+    ) -> Result<u64, (DmaError, u64)> {
+        self.read_dma(now, region, addr, buf, purpose)
+    }
+    fn dma_write(
+        &mut self,
+        now: u64,
+        region: u16,
+        addr: u64,
+        data: &[u8],
+        purpose: WritePurpose,
+    ) -> Result<u64, (DmaError, u64)> {
+        self.write_dma(now, region, addr, data, purpose)
+    }
+    fn read_ready_at(&self) -> u64 {
+        self.rd_free_at
+    }
+    fn mem(&self) -> Option<&HostMem> {
+        Some(self)
+    }
+    fn mem_mut(&mut self) -> Option<&mut HostMem> {
+        Some(self)
     }
 }

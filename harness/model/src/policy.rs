@@ -3,6 +3,8 @@
 //! through `Nic::dispatch` / `Nic::serve_inbound` and the model checks that each one is legal.
 
 use rand::{Rng, SeedableRng};
+
+use crate::responder::InQueue;
 use rand_chacha::ChaCha8Rng;
 
 /// Arbitration choices of one NIC.
@@ -12,12 +14,12 @@ pub trait Policy: Send {
     /// Returning a class not in `ready` is a policy bug: the NIC counts it and waits.
     fn pick_class(&mut self, now: u64, ready: &[u8]) -> Option<u8>;
 
-    /// Picks which servable inbound request (indices into the queue, oldest first) is served
-    /// now, or `None` to wait.
-    fn pick_inbound(&mut self, now: u64, servable: &[usize]) -> Option<usize>;
+    /// Picks which inbound queue's servable head is served now, or `None` to wait.
+    fn pick_inbound(&mut self, now: u64, servable: &[InQueue]) -> Option<InQueue>;
 }
 
-/// Strict priority (class 0 first) and oldest servable inbound request first.
+/// Strict priority (class 0 first; the NIC restricts the choice at the anti-starvation bound)
+/// and the READ queue before the WRITE queue.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DefaultPolicy;
 
@@ -25,7 +27,7 @@ impl Policy for DefaultPolicy {
     fn pick_class(&mut self, _now: u64, ready: &[u8]) -> Option<u8> {
         ready.first().copied()
     }
-    fn pick_inbound(&mut self, _now: u64, servable: &[usize]) -> Option<usize> {
+    fn pick_inbound(&mut self, _now: u64, servable: &[InQueue]) -> Option<InQueue> {
         servable.first().copied()
     }
 }
@@ -50,7 +52,7 @@ impl Policy for RandomPolicy {
             Some(ready[self.0.random_range(0..ready.len())])
         }
     }
-    fn pick_inbound(&mut self, _now: u64, servable: &[usize]) -> Option<usize> {
+    fn pick_inbound(&mut self, _now: u64, servable: &[InQueue]) -> Option<InQueue> {
         if servable.is_empty() {
             None
         } else {

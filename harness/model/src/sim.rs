@@ -1,10 +1,11 @@
 //! N NICs on one fabric, driven by an event queue keyed by (time, push order).
 
+use crate::config::NicConfig;
 use crate::crypto::FastMap;
 use crate::error::{ModelError, SubmitError};
 use crate::evq::EventQueue;
 use crate::fabric::{Arrival, Fabric, FabricConfig};
-use crate::nic::{Completion, Nic, NicConfig, Outputs, SubmitOutcome};
+use crate::nic::{Completion, Nic, Outputs, SubmitOutcome};
 
 #[derive(Debug)]
 enum Ev {
@@ -51,6 +52,8 @@ pub struct System {
     /// Every frame a NIC handed to the fabric `(cycle, source NIC, frame)`, when on (tests that
     /// pin the byte-exact behaviour; see [`System::log_messages`]).
     pub message_log: Option<Vec<(u64, usize, Vec<u8>)>>,
+    /// Internal inconsistencies a NIC reported `(cycle, NIC, error)`: a correct model has none.
+    pub errors: Vec<(u64, usize, ModelError)>,
 }
 
 impl System {
@@ -82,6 +85,7 @@ impl System {
             arrivals: Vec::new(),
             reports: Vec::new(),
             message_log: None,
+            errors: Vec::new(),
         })
     }
 
@@ -140,7 +144,9 @@ impl System {
         out.clear();
         let i = match ev {
             Ev::Deliver { dst, frame } => {
-                self.nics[dst].receive(time, &frame, &mut out);
+                if let Err(e) = self.nics[dst].receive(time, &frame, &mut out) {
+                    self.errors.push((time, dst, e));
+                }
                 self.nics[dst].recycle(frame);
                 dst
             }
@@ -148,11 +154,16 @@ impl System {
                 if self.wake_at[i] == time {
                     self.wake_at[i] = u64::MAX;
                 }
-                self.nics[i].advance(time, &mut out);
+                if let Err(e) = self.nics[i].advance(time, &mut out) {
+                    self.errors.push((time, i, e));
+                }
                 i
             }
             Ev::Submit { nic, slot, cmd } => {
                 let result = self.nics[nic].submit(time, slot, &cmd[..], &mut out);
+                if let Err(SubmitError::Model(e)) = &result {
+                    self.errors.push((time, nic, e.clone()));
+                }
                 self.reports.push(Report::Submitted { nic, slot, result });
                 nic
             }

@@ -9,11 +9,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::config::NicConfig;
 use crate::crypto::{self, Crypto, Key};
 use crate::error::ModelError;
 use crate::fabric::{FabricConfig, FabricCounters};
-use crate::nic::{Completion, NicConfig, NicCounters, SubmitOutcome};
+use crate::invariants::{Accepted, NicTrace, Trace};
+use crate::nic::{Completion, SubmitOutcome};
 use crate::policy::RandomPolicy;
+use crate::shared::NicCounters;
 use crate::sim::{Report, System};
 
 /// How a client issues ops.
@@ -46,6 +49,10 @@ pub struct ClientSpec {
     /// Op sizes (bytes), chosen uniformly; REKEY is always 16.
     pub sizes: Vec<u16>,
     pub rate: RateSpec,
+    /// Fraction of commands a malicious tenant (A1) corrupts: a wrong K_d, another tenant's
+    /// local region, an unregistered remote region, out-of-bounds offsets or lengths, or junk
+    /// fields; and as often a junk write to a slot this client does not own (disabled).
+    pub malice: f64,
 }
 
 impl Default for ClientSpec {
@@ -62,6 +69,7 @@ impl Default for ClientSpec {
             rekey: 0,
             sizes: vec![4096],
             rate: RateSpec::ClosedLoop { think: 0 },
+            malice: 0.0,
         }
     }
 }
@@ -124,6 +132,9 @@ pub struct RunStats {
     /// Completions by status name.
     pub by_status: BTreeMap<String, u64>,
     pub submit_errors: u64,
+    /// Commands a malicious tenant corrupted, and junk writes to slots it does not own.
+    pub malicious: u64,
+    pub junk_writes: u64,
     /// Poisson arrivals that found no free slot.
     pub blocked_arrivals: u64,
     pub bytes_read_ok: u64,
@@ -287,7 +298,8 @@ impl Runner {
                         perm_remote_read: 1,
                         perm_remote_write: 1,
                         perm_remote_rekey: 1,
-                        perm_local: 0,
+                        perm_local_read: 0,
+                        perm_local_write: 0,
                         owner_pid: 0,
                         base_addr: SERVED_BASE
                             + u64::from(r) * sc.region_bytes.next_multiple_of(4096),
@@ -326,7 +338,8 @@ impl Runner {
                         perm_remote_read: 0,
                         perm_remote_write: 0,
                         perm_remote_rekey: 0,
-                        perm_local: 1,
+                        perm_local_read: 1,
+                        perm_local_write: 1,
                         owner_pid: c.spec.pid,
                         base_addr: next_base[n],
                         size,
@@ -337,12 +350,19 @@ impl Runner {
             }
             // Distinct, recognisable source data for WRITEs.
             let fill: Vec<u8> = (0..data_size).map(|_| rng.random()).collect();
-            if let Some(e) = nic.rrt(c.data_region).cloned() {
-                nic.host.write(e.base_addr, &fill);
+            if let (Some(e), Some(m)) = (nic.rrt(c.data_region).cloned(), nic.mem_mut()) {
+                m.write(e.base_addr, &fill);
             }
             for s in c.first_slot..c.first_slot + slots {
                 nic.enable_slot(s, c.spec.pid)?;
             }
+        }
+        if sc.clients.iter().any(|c| c.malice > 0.0)
+            && next_slot.iter().any(|&n| n >= sc.nic.num_slots)
+        {
+            return Err(ModelError::Scenario(
+                "malicious clients need the last slot of every NIC left disabled".into(),
+            ));
         }
         Ok(Self {
             sc: sc.clone(),
@@ -365,6 +385,36 @@ impl Runner {
             src_pending: vec![None; sc.nics * usize::from(sc.nic.num_slots)],
             delay_sum: 0.0,
         })
+    }
+
+    /// The run as an invariants [`Trace`] (needs `sc.record` and [`System::log_messages`]).
+    #[must_use]
+    pub fn trace(&self) -> Trace {
+        let nics = self
+            .system
+            .nics
+            .iter()
+            .map(|n| NicTrace {
+                addr: n.addr(),
+                completion_bound: n.config().completion_bound(),
+                writes: n.mem().and_then(|m| m.log.clone()).unwrap_or_default(),
+                reads: n.mem().and_then(|m| m.read_log.clone()).unwrap_or_default(),
+                rrt: n.rrt_log.clone().unwrap_or_default(),
+                keys: n.key_log.clone().unwrap_or_default(),
+                busy: n.busy_detail(),
+            })
+            .collect();
+        let accepted = self
+            .accepted
+            .iter()
+            .map(|&(nic, slot, seq, t)| Accepted { nic, slot, seq, t })
+            .collect();
+        Trace {
+            nics,
+            accepted,
+            completions: self.completions.clone(),
+            frames: self.system.message_log.clone().unwrap_or_default(),
+        }
     }
 
     fn may_submit(&self, now: u64) -> bool {
@@ -412,10 +462,11 @@ impl Runner {
             .unwrap_or_default();
         if op == OpType::Rekey {
             let new_key: Key = self.rng.random();
-            if let Some(e) = self.system.nics[nic].rrt(c.data_region).cloned() {
-                self.system.nics[nic]
-                    .host
-                    .write(e.base_addr.wrapping_add(local_offset), &new_key);
+            if let (Some(e), Some(m)) = (
+                self.system.nics[nic].rrt(c.data_region).cloned(),
+                self.system.nics[nic].mem_mut(),
+            ) {
+                m.write(e.base_addr.wrapping_add(local_offset), &new_key);
             }
         }
         let cmd = Cmd {
@@ -431,15 +482,49 @@ impl Runner {
             cq_offset: u64::from(slot - c.first_slot) * 16,
             kd: crypto::key_to_u128(&kd),
         };
+        let mut cmd = cmd;
+        let malice = c.spec.malice.clamp(0.0, 1.0);
+        if malice > 0.0 && self.rng.random_bool(malice) {
+            self.stats.malicious += 1;
+            match self.rng.random_range(0..6u8) {
+                0 => cmd.kd ^= 1 << self.rng.random_range(0..128u32),
+                // Another tenant's region or a served one: never this PID's.
+                1 => cmd.local_region = self.rng.random_range(0..self.sc.served_regions.max(1)),
+                2 => cmd.remote_region = self.sc.nic.num_regions - 1,
+                3 => cmd.remote_offset = self.sc.region_bytes - u64::from(len) + 1,
+                // offset + length overflows 64 bits: out of bounds, never wrapped.
+                4 => cmd.local_offset = u64::MAX - 7,
+                _ => {
+                    cmd.length = self.rng.random();
+                    cmd.cos = self.rng.random();
+                    cmd.op_type = self.rng.random();
+                }
+            }
+        }
+        if malice > 0.0 && self.rng.random_bool(malice) {
+            // A write to a slot nobody enabled: refused (SLVERR), no completion.
+            let junk: [u8; 64] = self.rng.random();
+            self.stats.junk_writes += 1;
+            self.system
+                .schedule_submit(at, nic, self.sc.nic.num_slots - 1, junk);
+        }
         let Ok(bytes) = cmd.to_bytes() else { return };
         if self.sc.record {
+            // What the command as written (a malicious one too) names as its source.
+            let sends = matches!(
+                OpType::try_from(cmd.op_type),
+                Ok(OpType::Write | OpType::Rekey)
+            );
             let src = self.system.nics[nic]
-                .rrt(c.data_region)
-                .filter(|_| op != OpType::Read)
-                .map(|e| {
-                    self.system.nics[nic]
-                        .host
-                        .read_vec(e.base_addr.wrapping_add(local_offset), usize::from(len))
+                .rrt(cmd.local_region)
+                .filter(|_| sends && cmd.length <= 4096)
+                .and_then(|e| {
+                    self.system.nics[nic].mem().map(|m| {
+                        m.read_vec(
+                            e.base_addr.wrapping_add(cmd.local_offset),
+                            usize::from(cmd.length),
+                        )
+                    })
                 });
             let ix = self.pending_ix(nic, slot);
             self.src_pending[ix] = src;
@@ -493,8 +578,11 @@ impl Runner {
             }
         }
         if let Some(p) = p {
-            if p.op == OpType::Rekey && comp.cpl.status == Status::Ok {
-                // The key manager learns the installed key (the server's driver knows it).
+            if p.op == OpType::Rekey {
+                // The key manager learns the region's key from the server's driver once the REKEY
+                // completed, whatever its status: by then the server can no longer install it
+                // (the initiator times out last, protocol.md §6.2), so a REKEY that installed but
+                // timed out does not leave the manager stale for the rest of the run.
                 if let Some(e) = self.system.nics[p.target].rrt(p.region) {
                     self.keys[p.target][usize::from(p.region)] = crypto::key_from_u128(e.key);
                 }
@@ -613,26 +701,7 @@ impl Runner {
         st.fabric = self.system.fabric.counters.clone();
         let mut sum = NicCounters::default();
         for n in &self.system.nics {
-            let c = &n.counters;
-            sum.err_disabled_slot += c.err_disabled_slot;
-            sum.err_busy_slot += c.err_busy_slot;
-            sum.err_bad_cq += c.err_bad_cq;
-            sum.err_status |= c.err_status;
-            sum.err_counter_exhausted |= c.err_counter_exhausted;
-            sum.drop_malformed += c.drop_malformed;
-            sum.drop_misaddressed += c.drop_misaddressed;
-            sum.drop_stale += c.drop_stale;
-            sum.drop_auth += c.drop_auth;
-            sum.drop_late += c.drop_late;
-            sum.msgs_sent += c.msgs_sent;
-            sum.msgs_received += c.msgs_received;
-            sum.auth_fail_sent += c.auth_fail_sent;
-            sum.access_err_sent += c.access_err_sent;
-            sum.nack_sent += c.nack_sent;
-            sum.ctx_timeouts += c.ctx_timeouts;
-            sum.policy_errors += c.policy_errors;
-            sum.window_violations += c.window_violations;
-            sum.internal_errors += c.internal_errors;
+            sum.add(n.counters());
         }
         st.messages_sent = sum.msgs_sent;
         st.nic = sum;

@@ -20,7 +20,10 @@ fn rekey_invalidates_old_kd_of_that_region_only() {
     let a = s.nics[0].addr();
     let b = s.nics[1].addr();
     let new_key = [0x5Au8; 16];
-    s.nics[0].host.write(DATA_BASE + 0x1000, &new_key);
+    s.nics[0]
+        .mem_mut()
+        .expect("mem")
+        .write(DATA_BASE + 0x1000, &new_key);
     let read = |r| {
         cmd(
             OpType::Read,
@@ -65,10 +68,10 @@ fn rekey_invalidates_old_kd_of_that_region_only() {
         64,
         kd_for(1, 0, a, OpType::Write),
     );
-    let before = s.nics[1].host.read_vec(SERVED_BASE, 64);
+    let before = s.nics[1].mem().expect("mem").read_vec(SERVED_BASE, 64);
     assert_eq!(one(&mut s, &wr_old, 4), Status::RemoteAuthenticationFailure);
     assert_eq!(
-        s.nics[1].host.read_vec(SERVED_BASE, 64),
+        s.nics[1].mem().expect("mem").read_vec(SERVED_BASE, 64),
         before,
         "failed WRITE changed memory"
     );
@@ -94,7 +97,10 @@ fn rekey_installs_the_initiators_local_bytes() {
     let around: Vec<u8> = (0..64u8)
         .map(|i| i.wrapping_mul(37).wrapping_add(11))
         .collect();
-    s.nics[0].host.write(DATA_BASE + local_off - 24, &around);
+    s.nics[0]
+        .mem_mut()
+        .expect("mem")
+        .write(DATA_BASE + local_off - 24, &around);
     let new_key: [u8; 16] = around[24..40].try_into().expect("16 bytes");
     let rk = cmd(
         OpType::Rekey,

@@ -1,10 +1,10 @@
 //! Byte-exact regression pin: hashes the full trace (every frame sent, every completion, every
 //! host DMA write, every (key, IV), the run statistics) of fixed-seed scenarios.
 //!
-//! The expected hashes were taken from the model before its performance work (commit 4bb72d9
-//! plus the message log only), so they do not say the model is right; they say a speed change
-//! did not change a single byte or cycle. The other test files say whether it is right. A
-//! deliberate behaviour change must update these hashes in the same commit and say why.
+//! The expected hashes were taken from the model itself when protocol v2 landed, so they do not
+//! say the model is right; they say a speed change did not change a single byte or cycle. The
+//! other test files say whether it is right. A deliberate behaviour change must update these
+//! hashes in the same commit and say why.
 
 use onerma_model::workload::{ClientSpec, PolicyKind, RateSpec, Runner, Scenario, bench_scenario};
 use onerma_model::{FabricConfig, HostConfig, NicConfig, Partition, WritePurpose};
@@ -69,7 +69,7 @@ fn trace(sc: &Scenario) -> Digest {
     let mut host_writes = 0;
     let mut key_ivs = 0;
     for n in &r.system.nics {
-        for w in n.host.log.as_deref().unwrap_or(&[]) {
+        for w in n.mem().expect("mem").log.as_deref().unwrap_or(&[]) {
             host_writes += 1;
             h.u64(u64::from(w.region));
             h.u64(w.addr);
@@ -77,9 +77,10 @@ fn trace(sc: &Scenario) -> Digest {
             h.u64(w.issued);
             h.u64(w.visible);
             match w.purpose {
-                WritePurpose::ReadData { slot } => {
+                WritePurpose::ReadData { slot, req_counter } => {
                     h.u64(1);
                     h.u64(u64::from(slot));
+                    h.u64(req_counter);
                 }
                 WritePurpose::RemoteWrite {
                     initiator,
@@ -97,7 +98,7 @@ fn trace(sc: &Scenario) -> Digest {
                 }
             }
         }
-        for (k, iv) in n.crypto.key_iv_log.as_deref().unwrap_or(&[]) {
+        for (k, iv) in n.crypto().key_iv_log.as_deref().unwrap_or(&[]) {
             key_ivs += 1;
             h.bytes(k);
             h.bytes(iv);
@@ -123,14 +124,15 @@ fn harsh() -> Scenario {
     let nic = NicConfig {
         num_slots: 16,
         num_regions: 16,
-        window_bytes: 16 * 1024,
+        window_lines: 256,
         nack_depth: 4,
         in_queue_depth: 8,
         num_write_ctx: 4,
         dispatch_timeout: 1_500,
         op_timeout: 3_000,
         server_timeout: 3_000,
-        write_guard: 2_500,
+        host_write_max: 600,
+        host_read_max: 700,
         host: HostConfig {
             read_latency: 120,
             write_latency: 90,
@@ -210,11 +212,11 @@ fn trace_harsh_is_unchanged() {
     assert_eq!(
         d,
         Digest {
-            hash: 12224891531520228147,
-            messages: 922,
-            completions: 277,
-            host_writes: 538,
-            key_ivs: 922,
+            hash: 4929694087040867416,
+            messages: 515,
+            completions: 347,
+            host_writes: 466,
+            key_ivs: 515,
         }
     );
 }
@@ -226,7 +228,7 @@ fn trace_bench_2nic_is_unchanged() {
     assert_eq!(
         d,
         Digest {
-            hash: 3283991080447494247,
+            hash: 1357126506414375284,
             messages: 40000,
             completions: 20000,
             host_writes: 40000,
@@ -242,7 +244,7 @@ fn trace_bench_40nic_is_unchanged() {
     assert_eq!(
         d,
         Digest {
-            hash: 8441173992167359488,
+            hash: 13213318732856359746,
             messages: 40000,
             completions: 20000,
             host_writes: 39552,

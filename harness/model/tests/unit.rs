@@ -79,7 +79,7 @@ fn gcm_framing_of_request_and_response() {
     let (mut a, mut b) = pair_manual();
     let (aa, ba) = (a.addr(), b.addr());
     let pattern: Vec<u8> = (0..1500u32).map(|i| (i * 7) as u8).collect();
-    b.host.write(SERVED_BASE + 100, &pattern);
+    b.mem_mut().expect("mem").write(SERVED_BASE + 100, &pattern);
     let kd = kd_for(1, 0, aa, OpType::Read);
     let mut out = Outputs::default();
     let c = cmd(OpType::Read, ba, 0, 100, 1500, 0, 0, kd);
@@ -106,9 +106,13 @@ fn gcm_framing_of_request_and_response() {
         open_frame(&kd, &req).is_some(),
         "request tag does not verify independently"
     );
-    assert_eq!(b.receive(20, &req, &mut out), RxOutcome::Enqueued);
-    b.serve_inbound(21, 0, &mut out).expect("serve");
-    b.advance(10_000, &mut out);
+    assert_eq!(
+        b.receive(20, &req, &mut out).expect("rx"),
+        RxOutcome::Enqueued
+    );
+    b.serve_inbound(21, onerma_model::InQueue::Read, &mut out)
+        .expect("serve");
+    b.advance(10_000, &mut out).expect("advance");
     assert_eq!(out.messages.len(), 2, "1500 bytes = 2 chunks of 1024");
     let mut got = vec![0u8; 1500];
     for m in &out.messages {
@@ -151,7 +155,7 @@ fn submission_checks_in_order() {
         a.submit(2, 0, &bytes(&bad_cq), &mut out),
         Err(SubmitError::BadCompletionRegion(0))
     );
-    assert!(a.counters.err_status && a.counters.err_bad_cq == 1);
+    assert!(a.counters().status_bad_cq && a.counters().err_bad_cq == 1);
     let mut cq_oob = good.clone();
     cq_oob.cq_offset = 4096;
     assert_eq!(
@@ -226,7 +230,7 @@ fn submission_checks_in_order() {
     ));
     // Completion records are in host memory, seq counts accepted commands.
     let last = out.completions.last().expect("cpl");
-    let rec = Cpl::from_bytes(&a.host.read_vec(CQ_BASE, 16)).expect("cpl bytes");
+    let rec = Cpl::from_bytes(&a.mem().expect("mem").read_vec(CQ_BASE, 16)).expect("cpl bytes");
     assert_eq!(rec, last.cpl);
     assert_eq!(
         (
@@ -248,12 +252,12 @@ fn submission_checks_in_order() {
         a.submit(t + 1, 1, &bytes(&good), &mut out),
         Err(SubmitError::BusySlot(1))
     );
-    assert_eq!(a.counters.err_busy_slot, 1);
+    assert_eq!(a.counters().err_busy_slot, 1);
 }
 
 #[test]
 fn dispatch_needs_quantum_and_queued_ops_expire() {
-    let s = system(2, |c| c.window_bytes = 4096, fast_fabric());
+    let s = system(2, |c| c.window_lines = 64, fast_fabric());
     let mut a = s.nics.into_iter().next().expect("nic");
     a.set_manual(true);
     let mut out = Outputs::default();
@@ -265,35 +269,32 @@ fn dispatch_needs_quantum_and_queued_ops_expire() {
     a.submit(100, 0, &bytes(&c), &mut out).expect("submit");
     a.submit(105, 1, &bytes(&c1), &mut out).expect("submit");
     assert_eq!(a.ready_classes(), vec![0, 1]);
-    // A lower-priority class is a legal choice (anti-starvation), and debits only 64 bytes...
+    // A lower-priority class is a legal choice (anti-starvation), and holds only one line...
     assert_eq!(a.dispatch(110, 1, &mut out), Ok(1));
-    assert_eq!(a.window_free(), 4096 - 64);
-    // ...but then less than 4096 bytes are free: nothing may enter service.
+    assert_eq!(a.window_free(), 64 - 1);
+    // ...but then fewer than 64 lines are free: nothing may enter service.
     assert_eq!(
         a.dispatch(111, 0, &mut out),
-        Err(ChoiceError::WindowShort {
-            class: 0,
-            free: 4032
-        })
+        Err(ChoiceError::WindowShort { class: 0, free: 63 })
     );
     let dt = a.config().dispatch_timeout;
-    a.advance(100 + dt, &mut out);
+    a.advance(100 + dt, &mut out).expect("advance");
     assert!(out.completions.is_empty(), "expired one cycle early");
-    a.advance(100 + dt + 1, &mut out);
+    a.advance(100 + dt + 1, &mut out).expect("advance");
     let c0 = out.completions.pop().expect("DISPATCH_TIMEOUT");
     assert_eq!((c0.slot, c0.cpl.status), (0, Status::DispatchTimeout));
     assert_eq!(c0.cpl.issue_delay, c0.cpl.total_delay);
     assert_eq!(u64::from(c0.cpl.total_delay), dt + 1);
     // The dispatched op times out op_timeout after dispatch and the window returns to full.
     let ot = a.config().op_timeout;
-    a.advance(110 + ot, &mut out);
+    a.advance(110 + ot, &mut out).expect("advance");
     let c1 = out.completions.pop().expect("TIMEOUT");
     assert_eq!(
         (c1.slot, c1.cpl.status, c1.t_cpl),
         (1, Status::Timeout, 110 + ot)
     );
     assert_eq!(c1.cpl.issue_delay, 5);
-    assert_eq!(a.window_free(), 4096);
+    assert_eq!(a.window_free(), 64);
 }
 
 #[test]
@@ -320,14 +321,15 @@ fn nack_threshold_and_refund() {
             u64::from(slot) * 16,
             kd,
         );
-        a.submit(1, slot, &bytes(&c), &mut out).expect("submit");
-        a.dispatch(2, 0, &mut out).expect("dispatch");
+        let t = 1 + 2 * u64::from(slot);
+        a.submit(t, slot, &bytes(&c), &mut out).expect("submit");
+        a.dispatch(t + 1, 0, &mut out).expect("dispatch");
         reqs.push(out.messages.pop().expect("req"));
     }
-    assert_eq!(a.window_free(), 64 * 1024 - 3 * 4096);
+    assert_eq!(a.window_free(), 1024 - 3 * 64);
     let mut replies = Vec::new();
     for (i, r) in reqs.iter().enumerate() {
-        let o = b.receive(10, r, &mut out);
+        let o = b.receive(10, r, &mut out).expect("rx");
         assert_eq!(
             o,
             if i < 2 {
@@ -341,17 +343,16 @@ fn nack_threshold_and_refund() {
     assert_eq!(b.inbound_len(), 2);
     let nack = &replies[0];
     assert!(open_frame(&kd, nack).is_some(), "NACK is signed with K_d");
-    assert_eq!(a.receive(20, nack, &mut out), RxOutcome::Accepted);
+    assert_eq!(
+        a.receive(20, nack, &mut out).expect("rx"),
+        RxOutcome::Accepted
+    );
     let c = out.completions.pop().expect("cpl");
     assert_eq!((c.slot, c.cpl.status), (2, Status::Nack));
-    assert_eq!(
-        a.window_free(),
-        64 * 1024 - 2 * 4096,
-        "NACK refunds at once"
-    );
+    assert_eq!(a.window_free(), 1024 - 2 * 64, "NACK refunds at once");
     // A replayed NACK changes nothing.
     assert_eq!(
-        a.receive(21, nack, &mut out),
+        a.receive(21, nack, &mut out).expect("rx"),
         RxOutcome::Dropped(DropReason::Stale)
     );
 }
@@ -401,19 +402,19 @@ fn request_checks_order() {
     );
     let mut bo = Outputs::default();
     assert_eq!(
-        b.receive(5, &r1, &mut bo),
+        b.receive(5, &r1, &mut bo).expect("rx"),
         RxOutcome::Replied(MsgType::AuthFail)
     );
     assert_eq!(
-        b.receive(5, &r2, &mut bo),
+        b.receive(5, &r2, &mut bo).expect("rx"),
         RxOutcome::Replied(MsgType::AuthFail)
     );
     assert_eq!(
-        b.receive(5, &r3, &mut bo),
+        b.receive(5, &r3, &mut bo).expect("rx"),
         RxOutcome::Replied(MsgType::AccessErr)
     );
     assert_eq!(
-        b.receive(5, &r3b, &mut bo),
+        b.receive(5, &r3b, &mut bo).expect("rx"),
         RxOutcome::Replied(MsgType::AccessErr)
     );
     assert!(
@@ -426,7 +427,7 @@ fn request_checks_order() {
     );
     let mut ao = Outputs::default();
     for m in &bo.messages {
-        assert_eq!(a.receive(6, m, &mut ao), RxOutcome::Accepted);
+        assert_eq!(a.receive(6, m, &mut ao).expect("rx"), RxOutcome::Accepted);
     }
     let st: Vec<_> = ao
         .completions
@@ -444,7 +445,11 @@ fn request_checks_order() {
     );
     assert_eq!(b.inbound_len(), 0);
     assert!(
-        b.host.log.as_ref().is_some_and(Vec::is_empty),
+        b.mem()
+            .expect("mem")
+            .log
+            .as_ref()
+            .is_some_and(Vec::is_empty),
         "a refused request touched host memory"
     );
 }
@@ -467,35 +472,38 @@ fn malformed_and_misaddressed_frames_are_dropped() {
     a.dispatch(1, 0, &mut out).expect("dispatch");
     let req = out.messages.pop().expect("req");
     let m = RxOutcome::Dropped(DropReason::Malformed);
-    assert_eq!(b.receive(2, &req[..79], &mut out), m);
+    assert_eq!(b.receive(2, &req[..79], &mut out).expect("rx"), m);
     let mut longer = req.clone();
     longer.push(0);
-    assert_eq!(b.receive(2, &longer, &mut out), m);
+    assert_eq!(b.receive(2, &longer, &mut out).expect("rx"), m);
     let mut rsvd = req.clone();
     rsvd[3] = 1; // rsvd0 of hdr
-    assert_eq!(b.receive(2, &rsvd, &mut out), m);
+    assert_eq!(b.receive(2, &rsvd, &mut out).expect("rx"), m);
     let mut unknown = req.clone();
     unknown[0] = 0xEE; // msg_type
-    assert_eq!(b.receive(2, &unknown, &mut out), m);
+    assert_eq!(b.receive(2, &unknown, &mut out).expect("rx"), m);
     let mut mis = req.clone();
     mis[11] ^= 0x40; // dst_nic
     assert_eq!(
-        b.receive(2, &mis, &mut out),
+        b.receive(2, &mis, &mut out).expect("rx"),
         RxOutcome::Dropped(DropReason::Misaddressed)
     );
     assert_eq!(
-        (b.counters.drop_malformed, b.counters.drop_misaddressed),
+        (b.counters().drop_malformed, b.counters().drop_misaddressed),
         (4, 1)
     );
     assert!(out.messages.is_empty());
-    assert_eq!(b.receive(2, &req, &mut out), RxOutcome::Enqueued);
+    assert_eq!(
+        b.receive(2, &req, &mut out).expect("rx"),
+        RxOutcome::Enqueued
+    );
 }
 
 #[test]
 fn counter_exhaustion_stops_sending() {
     let (mut a, _) = pair_manual();
     let mut out = Outputs::default();
-    a.set_count(onerma_model::nic::COUNT_MAX + 1);
+    a.set_count(onerma_model::wire::COUNT_MAX + 1);
     let c = cmd(OpType::Read, 0x101, 0, 0, 64, 0, 0, [1; 16]);
     a.submit(1, 0, &bytes(&c), &mut out).expect("submit");
     assert_eq!(

@@ -3,8 +3,9 @@
 #![allow(dead_code)]
 
 use onerma_layouts::{Cmd, OpType, RrtEntry};
+use onerma_model::NicConfig;
 use onerma_model::crypto::{self, Key};
-use onerma_model::nic::{Completion, NicConfig};
+use onerma_model::nic::Completion;
 use onerma_model::sim::{Report, System};
 use onerma_model::{FabricConfig, SubmitError, SubmitOutcome};
 
@@ -39,7 +40,8 @@ pub fn served_entry(nic: usize, region: u16) -> RrtEntry {
         perm_remote_read: 1,
         perm_remote_write: 1,
         perm_remote_rekey: 1,
-        perm_local: 0,
+        perm_local_read: 0,
+        perm_local_write: 0,
         owner_pid: 0,
         base_addr: SERVED_BASE + u64::from(region) * SERVED_SIZE,
         size: SERVED_SIZE,
@@ -53,7 +55,8 @@ pub fn local_entry(base: u64, size: u64) -> RrtEntry {
         perm_remote_read: 0,
         perm_remote_write: 0,
         perm_remote_rekey: 0,
-        perm_local: 1,
+        perm_local_read: 1,
+        perm_local_write: 1,
         owner_pid: PID,
         base_addr: base,
         size,

@@ -1,0 +1,874 @@
+//! The initiator half: command slots, class queues, dispatch, the responses to its ops and
+//! completions (protocol.md §2, §7.4, §7.5, §8.3, §8.5, §11).
+
+use std::collections::VecDeque;
+
+use onerma_layouts::{
+    Cmd, Cpl, FieldKind, Hdr, Layout, LayoutError, MsgType, OpType, Status, bits,
+};
+
+use crate::config::NicConfig;
+use crate::crypto::{self, CipherKey, Crypto};
+use crate::error::{ModelError, SubmitError};
+use crate::host::{ReadPurpose, WritePurpose};
+use crate::nic::{Completion, DropReason, Event, Nic, Outputs, RxOutcome, SubmitOutcome};
+use crate::shared::Owner;
+use crate::timing::rearm_cycles;
+use crate::wire::{
+    self, CHUNK, MAX_CHUNKS, MAX_OP, REKEY_LEN, chunk_len, in_bounds, lines_for, n_chunks,
+    payload_mut,
+};
+
+/// Where an op is (§7, §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Queued,
+    /// Request sent; no RD_RESP or WR_RDREQ accepted yet.
+    AwaitFirst,
+    /// READ: at least one RD_RESP accepted.
+    Reading,
+    /// WRITE/REKEY: WR_RDREQ accepted, data read and sent.
+    AwaitCmpl,
+}
+
+/// A chunk of an op (§7.4): missing, pending in crypto, being written to host memory, done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Chunk {
+    Missing,
+    Pending,
+    Writing,
+    Done,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Op {
+    pub(crate) cmd: Cmd,
+    pub(crate) op: OpType,
+    kd: CipherKey,
+    pub(crate) t_sub: u64,
+    t_disp: Option<u64>,
+    pub(crate) phase: Phase,
+    req_counter: Option<u64>,
+    rdreq_counter: u64,
+    ctx: u16,
+    chunks: [Chunk; MAX_CHUNKS as usize],
+    n_chunks: u32,
+    /// `base + local_offset`, folded at submission (H7).
+    local_addr: u64,
+    local_gen: u16,
+    cq_addr: u64,
+    cq_gen: u16,
+    deadline: u64,
+    /// Host writes of this op not yet complete: the record waits for them (§11 order).
+    writes: u32,
+    /// The status decided; the record is issued once `writes` is 0.
+    ending: Option<Status>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Slot {
+    enabled: bool,
+    pid: u32,
+    busy: bool,
+    /// The slot takes a new command once its completion record is complete.
+    free_at: u64,
+    seq: u16,
+    inst: u32,
+    staging: [u8; 64],
+    mask: u64,
+    op: Option<Op>,
+}
+
+/// Initiator state: the command slot table and the class queues.
+#[derive(Debug, Clone)]
+pub struct Initiator {
+    slots: Vec<Slot>,
+    classes: Vec<VecDeque<(u16, u32)>>,
+    /// Dispatches each class was passed over while waiting (the anti-starvation bound, §2.3).
+    passed: Vec<u32>,
+    max_starve: u32,
+}
+
+/// Parses a command; reserved bits are reported (BAD_COMMAND) rather than refused, because the
+/// completion-region check comes first (§2.2).
+fn parse_cmd(bytes: &[u8]) -> Result<(Cmd, bool), LayoutError> {
+    match Cmd::from_bytes(bytes) {
+        Ok(c) => Ok((c, false)),
+        Err(LayoutError::ReservedNonZero { .. }) => {
+            let mut b = bytes.to_vec();
+            for f in Cmd::FIELDS {
+                if f.kind == FieldKind::Reserved {
+                    bits::put(&mut b, f.offset, f.bits, 0);
+                }
+            }
+            Ok((Cmd::from_bytes(&b)?, true))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn sat32(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+impl Initiator {
+    pub(crate) fn new(cfg: &NicConfig) -> Self {
+        let slot = Slot {
+            enabled: false,
+            pid: 0,
+            busy: false,
+            free_at: 0,
+            seq: 0,
+            inst: 0,
+            staging: [0; 64],
+            mask: 0,
+            op: None,
+        };
+        Self {
+            slots: vec![slot; usize::from(cfg.num_slots)],
+            classes: vec![VecDeque::new(); usize::from(cfg.num_classes)],
+            passed: vec![0; usize::from(cfg.num_classes)],
+            max_starve: cfg.max_starve,
+        }
+    }
+
+    pub(crate) fn enable(&mut self, slot: u16, pid: u32) -> Result<(), ModelError> {
+        let s = self
+            .slots
+            .get_mut(usize::from(slot))
+            .ok_or(ModelError::NoSuchSlot(slot))?;
+        if s.busy {
+            return Err(ModelError::SlotBusy(slot));
+        }
+        s.enabled = true;
+        s.pid = pid;
+        s.staging = [0; 64];
+        s.mask = 0;
+        Ok(())
+    }
+
+    pub(crate) fn disable(&mut self, slot: u16) -> Result<(), ModelError> {
+        let s = self
+            .slots
+            .get_mut(usize::from(slot))
+            .ok_or(ModelError::NoSuchSlot(slot))?;
+        if s.busy {
+            return Err(ModelError::SlotBusy(slot));
+        }
+        s.enabled = false;
+        Ok(())
+    }
+
+    pub(crate) fn class_len(&self, class: u8) -> usize {
+        self.classes
+            .get(usize::from(class))
+            .map_or(0, VecDeque::len)
+    }
+
+    pub(crate) fn busy(&self, slot: u16) -> bool {
+        self.slots.get(usize::from(slot)).is_some_and(|s| s.busy)
+    }
+
+    pub(crate) fn free_at(&self, slot: u16) -> u64 {
+        self.slots.get(usize::from(slot)).map_or(0, |s| s.free_at)
+    }
+
+    pub(crate) fn idle(&self) -> bool {
+        self.slots.iter().all(|s| !s.busy)
+    }
+
+    /// Non-empty classes, or only the most starved one once it reached the bound.
+    pub(crate) fn ready_classes(&self) -> Vec<u8> {
+        let ready = (0..self.classes.len()).filter(|&c| !self.classes[c].is_empty());
+        let starved = ready
+            .clone()
+            .filter(|&c| self.passed[c] >= self.max_starve)
+            .max_by_key(|&c| (self.passed[c], std::cmp::Reverse(c)));
+        match starved {
+            Some(c) => vec![c as u8],
+            None => ready.map(|c| c as u8).collect(),
+        }
+    }
+
+    fn live_op(&self, slot: u16, inst: u32) -> Option<&Op> {
+        let s = self.slots.get(usize::from(slot))?;
+        s.op.as_ref()
+            .filter(|o| s.inst == inst && o.ending.is_none())
+    }
+
+    fn live_op_mut(&mut self, slot: u16, inst: u32) -> Option<&mut Op> {
+        let s = self.slots.get_mut(usize::from(slot))?;
+        let i = s.inst;
+        s.op.as_mut().filter(|o| i == inst && o.ending.is_none())
+    }
+
+    /// The op even while it waits for its record (its writes still count).
+    fn any_op_mut(&mut self, slot: u16, inst: u32) -> Option<&mut Op> {
+        let s = self.slots.get_mut(usize::from(slot))?;
+        let i = s.inst;
+        s.op.as_mut().filter(|_| i == inst)
+    }
+
+    /// The live, dispatched op a response names (§7.4 step 1): busy with a dispatched op of the
+    /// message's type to the message's sender, all echoed fields equal.
+    fn response_op(&self, h: &Hdr, nic_addr: u32) -> Option<(u16, u32)> {
+        let s = self.slots.get(usize::from(h.slot))?;
+        let o = self.live_op(h.slot, s.inst)?;
+        let echo = o.op == h.op_type
+            && s.pid == h.pid
+            && o.cmd.remote_region == h.region
+            && o.cmd.remote_offset == h.offset
+            && o.cmd.length == h.length;
+        (o.phase != Phase::Queued && o.cmd.remote_nic == h.src_nic && h.dst_nic == nic_addr && echo)
+            .then_some((h.slot, s.inst))
+    }
+}
+
+impl Nic {
+    /// Header fields every message of an initiator's op echoes.
+    fn op_hdr(&self, slot: u16, o: &Op) -> Hdr {
+        Hdr {
+            msg_type: wire::request_msg(o.op),
+            op_type: o.op,
+            dst_nic: o.cmd.remote_nic,
+            pid: self.ini.slots[usize::from(slot)].pid,
+            region: o.cmd.remote_region,
+            slot,
+            offset: o.cmd.remote_offset,
+            length: o.cmd.length,
+            ..wire::empty_hdr()
+        }
+    }
+
+    pub(crate) fn page_write(
+        &mut self,
+        now: u64,
+        slot: u16,
+        offset: usize,
+        bytes: &[u8],
+        out: &mut Outputs,
+    ) -> Result<Option<SubmitOutcome>, SubmitError> {
+        let si = usize::from(slot);
+        let Some(s) = self.ini.slots.get_mut(si) else {
+            return Err(SubmitError::NoSuchSlot(slot));
+        };
+        let end = offset.saturating_add(bytes.len());
+        if bytes.is_empty() || end > Cmd::BYTES {
+            return Err(SubmitError::BadLength(end));
+        }
+        if !s.enabled {
+            self.sh.counters.err_disabled_slot += 1;
+            return Err(SubmitError::DisabledSlot(slot));
+        }
+        if s.busy || now < s.free_at {
+            self.sh.counters.err_busy_slot += 1;
+            return Err(SubmitError::BusySlot(slot));
+        }
+        s.staging[offset..end].copy_from_slice(bytes);
+        for b in offset..end {
+            s.mask |= 1 << b;
+        }
+        if s.mask != u64::MAX {
+            return Ok(None);
+        }
+        s.mask = 0;
+        let cmd = s.staging;
+        self.submit_cmd(now, slot, &cmd, out).map(Some)
+    }
+
+    fn submit_cmd(
+        &mut self,
+        now: u64,
+        slot: u16,
+        bytes: &[u8; 64],
+        out: &mut Outputs,
+    ) -> Result<SubmitOutcome, SubmitError> {
+        let si = usize::from(slot);
+        let pid = self.ini.slots[si].pid;
+        let (c, rsvd) = parse_cmd(bytes).map_err(|e| SubmitError::Model(e.into()))?;
+        let cq = self.sh.rrt.get(c.cq_region).filter(|r| {
+            let e = &r.e;
+            e.valid == 1
+                && e.perm_local_write == 1
+                && e.owner_pid == pid
+                && c.cq_offset % 16 == 0
+                && in_bounds(c.cq_offset, 16, e.size)
+        });
+        let Some(cq) = cq else {
+            self.sh.counters.err_bad_cq += 1;
+            self.sh.counters.status_bad_cq = true;
+            return Err(SubmitError::BadCompletionRegion(slot));
+        };
+        let (cq_addr, cq_gen) = (cq.e.base_addr.wrapping_add(c.cq_offset), cq.generation);
+        let op_type = OpType::try_from(c.op_type).ok();
+        let bad = match op_type {
+            None => true,
+            Some(t) => {
+                c.length == 0
+                    || u32::from(c.length) > MAX_OP
+                    || (t == OpType::Rekey && (c.length != REKEY_LEN || c.remote_offset != 0))
+                    || c.cos >= self.cfg.num_classes
+                    || rsvd
+            }
+        };
+        let op = op_type.unwrap_or(OpType::Read);
+        let local = self.sh.rrt.get(c.local_region).filter(|r| {
+            let e = &r.e;
+            let perm = if op == OpType::Read {
+                e.perm_local_write
+            } else {
+                e.perm_local_read
+            };
+            e.valid == 1
+                && perm == 1
+                && e.owner_pid == pid
+                && in_bounds(c.local_offset, u64::from(c.length), e.size)
+        });
+        let local = local.map(|r| (r.e.base_addr.wrapping_add(c.local_offset), r.generation));
+        let kd = self.sh.crypto.cipher(&crypto::key_from_u128(c.kd));
+        let s = &mut self.ini.slots[si];
+        s.busy = true;
+        s.seq = s.seq.wrapping_add(1);
+        s.inst = s.inst.wrapping_add(1);
+        let (seq, inst) = (s.seq, s.inst);
+        let cos = c.cos;
+        let n = n_chunks(u32::from(c.length)).min(MAX_CHUNKS);
+        s.op = Some(Op {
+            op,
+            kd,
+            t_sub: now,
+            t_disp: None,
+            phase: Phase::Queued,
+            req_counter: None,
+            rdreq_counter: 0,
+            ctx: 0,
+            chunks: [wire_missing(); MAX_CHUNKS as usize],
+            n_chunks: n,
+            local_addr: local.map_or(0, |l| l.0),
+            local_gen: local.map_or(0, |l| l.1),
+            cq_addr,
+            cq_gen,
+            deadline: 0,
+            writes: 0,
+            ending: None,
+            cmd: c,
+        });
+        let status = if bad {
+            Some(Status::BadCommand)
+        } else if local.is_none() {
+            Some(Status::LocalAccessError)
+        } else {
+            None
+        };
+        if let Some(status) = status {
+            self.finish(now, slot, status, out)
+                .map_err(SubmitError::Model)?;
+            return Ok(SubmitOutcome::Completed { seq, status });
+        }
+        self.ini.classes[usize::from(cos)].push_back((slot, inst));
+        // "Still queued at t_sub + dispatch_timeout + 1" (§2.3).
+        self.timers.push(
+            now + self.cfg.dispatch_timeout + 1,
+            Event::DispatchExpire { slot, inst },
+        );
+        Ok(SubmitOutcome::Queued { seq })
+    }
+
+    pub(crate) fn do_dispatch(
+        &mut self,
+        now: u64,
+        class: u8,
+        out: &mut Outputs,
+    ) -> Result<u16, ModelError> {
+        let ci = usize::from(class);
+        let (slot, inst) = self.ini.classes[ci]
+            .pop_front()
+            .ok_or_else(|| ModelError::Internal(format!("dispatch from empty class {class}")))?;
+        for (k, q) in self.ini.classes.iter().enumerate() {
+            if k != ci && !q.is_empty() {
+                self.ini.passed[k] += 1;
+            }
+        }
+        self.ini.passed[ci] = 0;
+        let (h, kd, len) = {
+            let o = self
+                .ini
+                .live_op(slot, inst)
+                .ok_or_else(|| ModelError::Internal(format!("queued slot {slot} has no op")))?;
+            (self.op_hdr(slot, o), o.kd.clone(), u32::from(o.cmd.length))
+        };
+        self.sh
+            .window
+            .alloc(Owner::Op(slot, inst), lines_for(len))?;
+        let counter = self.send_empty(h, &kd, out)?;
+        let deadline = now + self.cfg.op_timeout;
+        if let Some(o) = self.ini.live_op_mut(slot, inst) {
+            o.t_disp = Some(now);
+            o.phase = Phase::AwaitFirst;
+            o.req_counter = counter;
+            o.deadline = deadline;
+        }
+        self.timers.push(
+            deadline,
+            Event::OpDeadline {
+                slot,
+                inst,
+                at: deadline,
+            },
+        );
+        Ok(slot)
+    }
+
+    pub(crate) fn on_dispatch_expire(
+        &mut self,
+        t: u64,
+        slot: u16,
+        inst: u32,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        if self
+            .ini
+            .live_op(slot, inst)
+            .is_some_and(|o| o.phase == Phase::Queued)
+        {
+            for q in &mut self.ini.classes {
+                if let Some(p) = q.iter().position(|&e| e == (slot, inst)) {
+                    q.remove(p);
+                }
+            }
+            self.finish(t, slot, Status::DispatchTimeout, out)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn on_op_deadline(
+        &mut self,
+        t: u64,
+        slot: u16,
+        inst: u32,
+        at: u64,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        if self
+            .ini
+            .live_op(slot, inst)
+            .is_some_and(|o| o.phase != Phase::Queued && o.deadline == at)
+        {
+            self.finish(t, slot, Status::Timeout, out)?;
+        }
+        Ok(())
+    }
+
+    /// Decides the op's status (§11): no chunk is released from now on; the record is issued
+    /// once every host write the op issued is complete.
+    pub(crate) fn finish(
+        &mut self,
+        now: u64,
+        slot: u16,
+        status: Status,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let s = &mut self.ini.slots[usize::from(slot)];
+        let Some(o) = s.op.as_mut() else {
+            return Err(ModelError::Internal(format!("finish of idle slot {slot}")));
+        };
+        if o.ending.is_some() {
+            return Err(ModelError::Internal(format!("slot {slot} finished twice")));
+        }
+        o.ending = Some(status);
+        if o.writes == 0 {
+            self.emit_record(now, slot, out)?;
+        }
+        Ok(())
+    }
+
+    fn emit_record(&mut self, now: u64, slot: u16, out: &mut Outputs) -> Result<(), ModelError> {
+        let si = usize::from(slot);
+        let Some(o) = self.ini.slots[si].op.take() else {
+            return Err(ModelError::Internal(format!("record of idle slot {slot}")));
+        };
+        let (seq, inst) = (self.ini.slots[si].seq, self.ini.slots[si].inst);
+        let status = o
+            .ending
+            .ok_or_else(|| ModelError::Internal("record before a status".into()))?;
+        let t_disp = o.t_disp.unwrap_or(now);
+        let cpl = Cpl {
+            valid: 1,
+            status,
+            op_type: o.cmd.op_type,
+            slot,
+            seq,
+            issue_delay: sat32(t_disp - o.t_sub),
+            total_delay: sat32(now - o.t_sub),
+        };
+        let bytes = cpl.to_bytes()?;
+        let written = match self.sh.rrt.live(o.cmd.cq_region, o.cq_gen) {
+            Some(_) => self
+                .sh
+                .host
+                .dma_write(
+                    now,
+                    o.cmd.cq_region,
+                    o.cq_addr,
+                    &bytes,
+                    WritePurpose::Completion { slot },
+                )
+                .ok(),
+            None => None,
+        };
+        if written.is_none() {
+            self.sh.counters.err_cq_write += 1;
+            self.sh.counters.status_cq_write = true;
+        }
+        self.sh.window.release(Owner::Op(slot, inst))?;
+        let visible = written.unwrap_or(now);
+        let s = &mut self.ini.slots[si];
+        s.busy = false;
+        s.free_at = visible;
+        out.completions.push(Completion {
+            cpl,
+            slot,
+            cmd: o.cmd,
+            t_sub: o.t_sub,
+            t_disp: o.t_disp,
+            t_cpl: now,
+            visible,
+            delivered: written.is_some(),
+            req_counter: o.req_counter,
+        });
+        Ok(())
+    }
+
+    // ---- responses ----
+
+    pub(crate) fn rx_rd_resp(
+        &mut self,
+        now: u64,
+        h: &Hdr,
+        frame: &[u8],
+    ) -> Result<RxOutcome, ModelError> {
+        let stale = Ok(RxOutcome::Dropped(DropReason::Stale));
+        let Some((slot, inst)) = self.ini.response_op(h, self.cfg.nic_addr) else {
+            return stale;
+        };
+        let Some(o) = self.ini.live_op(slot, inst) else {
+            return stale;
+        };
+        let chunk = u32::from(h.chunk_offset) / CHUNK;
+        if o.op != onerma_layouts::OpType::Read
+            || !matches!(o.phase, Phase::AwaitFirst | Phase::Reading)
+            || o.req_counter != Some(h.prev_counter)
+            || chunk >= o.n_chunks
+        {
+            return stale;
+        }
+        if o.chunks[chunk as usize] != Chunk::Missing {
+            return Ok(RxOutcome::Dropped(DropReason::Dup));
+        }
+        let (ok, data) = open(&o.kd, h, frame)?;
+        if let Some(o) = self.ini.live_op_mut(slot, inst) {
+            o.phase = Phase::Reading;
+            o.chunks[chunk as usize] = Chunk::Pending;
+        }
+        self.sh.window.begin(Owner::Op(slot, inst));
+        self.timers.push(
+            now + self.cfg.rx_crypto_latency,
+            Event::RdRespTag {
+                slot,
+                inst,
+                chunk,
+                ok,
+                data,
+            },
+        );
+        Ok(RxOutcome::Accepted)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn on_rd_resp_tag(
+        &mut self,
+        t: u64,
+        slot: u16,
+        inst: u32,
+        chunk: u32,
+        ok: bool,
+        data: &[u8],
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let owner = Owner::Op(slot, inst);
+        let r = self.rd_resp_tag(t, slot, inst, chunk, ok, data, out);
+        self.sh.window.end(owner)?;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rd_resp_tag(
+        &mut self,
+        t: u64,
+        slot: u16,
+        inst: u32,
+        chunk: u32,
+        ok: bool,
+        data: &[u8],
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let Some(o) = self.ini.live_op_mut(slot, inst) else {
+            return Ok(());
+        };
+        if !ok {
+            o.chunks[chunk as usize] = Chunk::Missing;
+            self.sh.counters.drop_auth += 1;
+            return Ok(());
+        }
+        let (region, generation, addr, rc) = (
+            o.cmd.local_region,
+            o.local_gen,
+            o.local_addr.wrapping_add(u64::from(chunk * CHUNK)),
+            o.req_counter.unwrap_or(0),
+        );
+        if self.sh.rrt.live(region, generation).is_none() {
+            self.sh.counters.drop_region_changed += 1;
+            return self.finish(t, slot, Status::LocalAccessError, out);
+        }
+        if let Some(o) = self.ini.live_op_mut(slot, inst) {
+            o.chunks[chunk as usize] = Chunk::Writing;
+            o.writes += 1;
+        }
+        self.sh.window.begin(Owner::Op(slot, inst));
+        let (ok, done) = match self.sh.host.dma_write(
+            t,
+            region,
+            addr,
+            data,
+            WritePurpose::ReadData {
+                slot,
+                req_counter: rc,
+            },
+        ) {
+            Ok(d) => (true, d),
+            Err((_, d)) => (false, d),
+        };
+        self.timers.push(
+            done,
+            Event::ReadLanded {
+                slot,
+                inst,
+                chunk,
+                ok,
+            },
+        );
+        Ok(())
+    }
+
+    pub(crate) fn on_read_landed(
+        &mut self,
+        t: u64,
+        slot: u16,
+        inst: u32,
+        chunk: u32,
+        ok: bool,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        self.sh.window.end(Owner::Op(slot, inst))?;
+        let Some(o) = self.ini.any_op_mut(slot, inst) else {
+            return Err(ModelError::Internal(format!(
+                "slot {slot}: a host write outlived its op's record"
+            )));
+        };
+        o.writes -= 1;
+        if !ok {
+            self.sh.counters.err_host_write += 1;
+        }
+        let live = o.ending.is_none();
+        if live && ok {
+            o.chunks[chunk as usize] = Chunk::Done;
+        }
+        let all = o.chunks[..o.n_chunks as usize]
+            .iter()
+            .all(|c| *c == Chunk::Done);
+        let writes = o.writes;
+        if live && !ok {
+            return self.finish(t, slot, Status::LocalAccessError, out);
+        }
+        if live && all {
+            return self.finish(t, slot, Status::Ok, out);
+        }
+        if !live && writes == 0 {
+            return self.emit_record(t, slot, out);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn rx_wr_rdreq(
+        &mut self,
+        now: u64,
+        h: &Hdr,
+        frame: &[u8],
+        out: &mut Outputs,
+    ) -> Result<RxOutcome, ModelError> {
+        let stale = Ok(RxOutcome::Dropped(DropReason::Stale));
+        let Some((slot, inst)) = self.ini.response_op(h, self.cfg.nic_addr) else {
+            return stale;
+        };
+        let Some(o) = self.ini.live_op(slot, inst) else {
+            return stale;
+        };
+        if o.phase != Phase::AwaitFirst || o.req_counter != Some(h.prev_counter) {
+            return stale;
+        }
+        if h.hold_ns > self.cfg.max_hold_ns {
+            return Ok(RxOutcome::Dropped(DropReason::Hold));
+        }
+        if !open(&o.kd, h, frame)?.0 {
+            return Ok(RxOutcome::Dropped(DropReason::Auth));
+        }
+        let deadline = now + rearm_cycles(h.hold_ns, self.cfg.clk_period_ps);
+        let Some(o) = self.ini.live_op_mut(slot, inst) else {
+            return stale;
+        };
+        o.phase = Phase::AwaitCmpl;
+        o.rdreq_counter = h.counter;
+        o.ctx = h.ctx;
+        o.deadline = deadline;
+        let (region, generation, base, len, n, rc) = (
+            o.cmd.local_region,
+            o.local_gen,
+            o.local_addr,
+            u32::from(o.cmd.length),
+            o.n_chunks,
+            o.req_counter.unwrap_or(0),
+        );
+        self.timers.push(
+            deadline,
+            Event::OpDeadline {
+                slot,
+                inst,
+                at: deadline,
+            },
+        );
+        if self.sh.rrt.live(region, generation).is_none() {
+            self.sh.counters.drop_region_changed += 1;
+            self.finish(now, slot, Status::LocalAccessError, out)?;
+            return Ok(RxOutcome::Accepted);
+        }
+        for k in 0..n {
+            let mut f = self.sh.frame(chunk_len(len, k) as usize);
+            let addr = base.wrapping_add(u64::from(k * CHUNK));
+            let purpose = ReadPurpose::WriteSource {
+                slot,
+                req_counter: rc,
+            };
+            let (ok, done) =
+                match self
+                    .sh
+                    .host
+                    .dma_read(now, region, addr, payload_mut(&mut f), purpose)
+                {
+                    Ok(d) => (true, d),
+                    Err((_, d)) => (false, d),
+                };
+            self.sh.window.begin(Owner::Op(slot, inst));
+            self.timers.push(
+                done,
+                Event::WrSource {
+                    slot,
+                    inst,
+                    chunk: k,
+                    frame: f,
+                    ok,
+                },
+            );
+        }
+        Ok(RxOutcome::Accepted)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn on_wr_source(
+        &mut self,
+        t: u64,
+        slot: u16,
+        inst: u32,
+        chunk: u32,
+        frame: Vec<u8>,
+        ok: bool,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        self.sh.window.end(Owner::Op(slot, inst))?;
+        let Some(o) = self
+            .ini
+            .live_op(slot, inst)
+            .filter(|o| o.phase == Phase::AwaitCmpl)
+        else {
+            self.sh.recycle(frame);
+            return Ok(());
+        };
+        if !ok {
+            self.sh.recycle(frame);
+            self.sh.counters.err_host_read += 1;
+            return self.finish(t, slot, Status::LocalAccessError, out);
+        }
+        let h = Hdr {
+            msg_type: MsgType::WrData,
+            prev_counter: o.rdreq_counter,
+            ctx: o.ctx,
+            chunk_offset: u16::try_from(chunk * CHUNK)
+                .map_err(|_| ModelError::Internal("chunk offset".into()))?,
+            ..self.op_hdr(slot, o)
+        };
+        let kd = o.kd.clone();
+        self.sh.send(h, &kd, frame, &mut out.messages)?;
+        Ok(())
+    }
+
+    /// WR_CMPL, NACK, ACCESS_ERR, AUTH_FAIL (§7.5, §8.5).
+    pub(crate) fn rx_final(
+        &mut self,
+        now: u64,
+        h: &Hdr,
+        frame: &[u8],
+        out: &mut Outputs,
+    ) -> Result<RxOutcome, ModelError> {
+        let stale = Ok(RxOutcome::Dropped(DropReason::Stale));
+        let Some((slot, inst)) = self.ini.response_op(h, self.cfg.nic_addr) else {
+            return stale;
+        };
+        let Some(o) = self.ini.live_op(slot, inst) else {
+            return stale;
+        };
+        let first = o.phase == Phase::AwaitFirst && o.req_counter == Some(h.prev_counter);
+        let reserved = self.reserved();
+        let (matches, key, status) = match h.msg_type {
+            MsgType::WrCmpl => (
+                o.phase == Phase::AwaitCmpl && o.rdreq_counter == h.prev_counter && o.ctx == h.ctx,
+                &o.kd,
+                h.status,
+            ),
+            MsgType::AuthFail => (first, &reserved, Status::RemoteAuthenticationFailure),
+            MsgType::Nack => (first, &o.kd, Status::Nack),
+            _ => (first, &o.kd, Status::RemoteAccessError),
+        };
+        if !matches {
+            return stale;
+        }
+        if !open(key, h, frame)?.0 {
+            return Ok(RxOutcome::Dropped(DropReason::Auth));
+        }
+        self.finish(now, slot, status, out)?;
+        Ok(RxOutcome::Accepted)
+    }
+}
+
+const fn wire_missing() -> Chunk {
+    Chunk::Missing
+}
+
+/// Verifies and decrypts a frame under `key`: (tag ok, plaintext).
+pub(crate) fn open(key: &CipherKey, h: &Hdr, frame: &[u8]) -> Result<(bool, Vec<u8>), ModelError> {
+    let iv = crypto::iv(h.src_nic, h.counter)?;
+    let n = frame.len();
+    let aad = &frame[..wire::HDR_LEN];
+    let tag = &frame[n - crypto::TAG_LEN..];
+    let mut data = frame[wire::HDR_LEN..n - crypto::TAG_LEN].to_vec();
+    let ok = Crypto::open_with(key, &iv, aad, &mut data, tag);
+    Ok((ok, data))
+}
