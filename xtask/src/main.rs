@@ -5,6 +5,7 @@ mod formal;
 mod generate;
 mod install;
 mod lint;
+mod mutants;
 mod sta;
 mod synth;
 mod test;
@@ -103,6 +104,19 @@ enum Cmd {
     Bench,
     /// cargo fmt --all
     Fmt,
+    /// Mutation score of the golden model's protocol code (pinned cargo-mutants in .tools/cargo;
+    /// hours: not part of `test`). Fails below the goal.
+    MutantsModel {
+        /// Mutate only these files (default: the protocol modules of harness/model/src).
+        #[arg(long = "file", value_name = "PATH")]
+        files: Vec<String>,
+        /// Mutants built and tested at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: u32,
+        /// Required caught / viable, in percent.
+        #[arg(long, default_value_t = 90.0)]
+        goal: f64,
+    },
 }
 
 fn dispatch(cmd: Cmd) -> Result<bool> {
@@ -163,6 +177,9 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
         }
         Cmd::Bench => bench::bench()?,
         Cmd::Fmt => run("cargo fmt", cargo().args(["fmt", "--all"]))?,
+        Cmd::MutantsModel { files, jobs, goal } => {
+            return mutants::mutants_model(&files, jobs, goal);
+        }
     }
     Ok(true)
 }
