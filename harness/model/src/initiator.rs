@@ -7,7 +7,7 @@ use onerma_layouts::{
     Cmd, Cpl, FieldKind, Hdr, Layout, LayoutError, MsgType, OpType, Status, bits,
 };
 
-use crate::config::NicConfig;
+use crate::config::{MAX_CLASSES, NicConfig};
 use crate::crypto::{self, CipherKey, Crypto};
 use crate::error::{ModelError, SubmitError};
 use crate::host::{ReadPurpose, WritePurpose};
@@ -179,15 +179,43 @@ impl Initiator {
 
     /// Non-empty classes, or only the most starved one once it reached the bound.
     pub(crate) fn ready_classes(&self) -> Vec<u8> {
-        let ready = (0..self.classes.len()).filter(|&c| !self.classes[c].is_empty());
-        let starved = ready
-            .clone()
-            .filter(|&c| self.passed[c] >= self.max_starve)
-            .max_by_key(|&c| (self.passed[c], std::cmp::Reverse(c)));
-        match starved {
-            Some(c) => vec![c as u8],
-            None => ready.map(|c| c as u8).collect(),
+        let mut buf = [0u8; MAX_CLASSES];
+        let n = self.ready_into(&mut buf);
+        buf[..n].to_vec()
+    }
+
+    /// [`Initiator::ready_classes`] into `buf` (no allocation on the hot path); returns the count.
+    pub(crate) fn ready_into(&self, buf: &mut [u8; MAX_CLASSES]) -> usize {
+        let mut n = 0;
+        let mut starved: Option<(u32, usize)> = None;
+        for (c, q) in self.classes.iter().enumerate() {
+            if q.is_empty() {
+                continue;
+            }
+            buf[n] = c as u8;
+            n += 1;
+            let p = self.passed[c];
+            if p >= self.max_starve && starved.is_none_or(|(bp, _)| p > bp) {
+                starved = Some((p, c));
+            }
         }
+        if let Some((_, c)) = starved {
+            buf[0] = c as u8;
+            return 1;
+        }
+        n
+    }
+
+    /// A DISPATCH_TIMEOUT timer can still fire: the op waits in its class queue.
+    pub(crate) fn queued(&self, slot: u16, inst: u32) -> bool {
+        self.live_op(slot, inst)
+            .is_some_and(|o| o.phase == Phase::Queued)
+    }
+
+    /// An op deadline armed for `at` is still the op's deadline.
+    pub(crate) fn deadline_live(&self, slot: u16, inst: u32, at: u64) -> bool {
+        self.live_op(slot, inst)
+            .is_some_and(|o| o.phase != Phase::Queued && o.deadline == at)
     }
 
     fn live_op(&self, slot: u16, inst: u32) -> Option<&Op> {
@@ -265,9 +293,12 @@ impl Nic {
             return Err(SubmitError::BusySlot(slot));
         }
         s.staging[offset..end].copy_from_slice(bytes);
-        for b in offset..end {
-            s.mask |= 1 << b;
-        }
+        let n = end - offset;
+        s.mask |= if n == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << n) - 1) << offset
+        };
         if s.mask != u64::MAX {
             return Ok(None);
         }

@@ -10,7 +10,7 @@
 //! an input earlier than the previous one is an error, never clamped.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use onerma_layouts::{Cmd, Cpl, Hdr, MsgType, RrtEntry, Status};
 
@@ -193,9 +193,25 @@ impl Ord for TimerEntry {
     }
 }
 
+/// FIFO queues for the events armed at `now + a constant` (times never decrease within one), a
+/// heap for the rest; an event lands in its FIFO only if that keeps the FIFO sorted.
+const NFIFO: usize = 5;
+
+fn fifo_of(ev: &Event) -> Option<usize> {
+    match ev {
+        Event::DispatchExpire { .. } => Some(0),
+        Event::OpDeadline { .. } => Some(1),
+        Event::RdRespTag { .. } | Event::WrDataTag { .. } => Some(2),
+        Event::CtxDeadline { .. } => Some(3),
+        Event::AgeOut { .. } => Some(4),
+        _ => None,
+    }
+}
+
 /// Timers in (time, arming order): equal times fire in the order they were armed.
 #[derive(Debug, Default)]
 pub(crate) struct Timers {
+    fifo: [VecDeque<TimerEntry>; NFIFO],
     heap: BinaryHeap<Reverse<TimerEntry>>,
     seq: u64,
 }
@@ -203,22 +219,60 @@ pub(crate) struct Timers {
 impl Timers {
     pub(crate) fn push(&mut self, time: u64, ev: Event) {
         self.seq += 1;
-        self.heap.push(Reverse(TimerEntry {
+        let e = TimerEntry {
             time,
             seq: self.seq,
             ev,
-        }));
+        };
+        if let Some(k) = fifo_of(&e.ev)
+            && self.fifo[k].back().is_none_or(|b| b.time <= time)
+        {
+            self.fifo[k].push_back(e);
+        } else {
+            self.heap.push(Reverse(e));
+        }
+    }
+
+    /// Where the earliest entry is: `Some(k)` a FIFO, `None` the heap.
+    fn earliest(&self) -> Option<(Option<usize>, u64)> {
+        let mut best: Option<(Option<usize>, u64, u64)> =
+            self.heap.peek().map(|e| (None, e.0.time, e.0.seq));
+        for (k, q) in self.fifo.iter().enumerate() {
+            if let Some(e) = q.front()
+                && best.is_none_or(|(_, t, s)| (e.time, e.seq) < (t, s))
+            {
+                best = Some((Some(k), e.time, e.seq));
+            }
+        }
+        best.map(|(k, t, _)| (k, t))
     }
 
     fn first(&self) -> Option<u64> {
-        self.heap.peek().map(|e| e.0.time)
+        self.earliest().map(|(_, t)| t)
     }
 
     fn pop_due(&mut self, now: u64) -> Option<(u64, Event)> {
-        if self.first()? <= now {
-            self.heap.pop().map(|e| (e.0.time, e.0.ev))
-        } else {
-            None
+        let (k, t) = self.earliest()?;
+        if t > now {
+            return None;
+        }
+        let e = match k {
+            Some(k) => self.fifo[k].pop_front()?,
+            None => self.heap.pop()?.0,
+        };
+        Some((e.time, e.ev))
+    }
+
+    /// Drops entries at the fronts that can no longer do anything, so the NIC is not woken for
+    /// them (each wake-up is a system event).
+    fn tidy(&mut self, live: impl Fn(&Event) -> bool) {
+        for q in &mut self.fifo {
+            while q.front().is_some_and(|e| !live(&e.ev)) {
+                q.pop_front();
+            }
+        }
+        while self.heap.peek().is_some_and(|e| !live(&e.0.ev)) {
+            self.heap.pop();
         }
     }
 }
@@ -634,7 +688,9 @@ impl Nic {
         let now = self.clock(now).map_err(ChoiceError::Model)?;
         self.fire_timers(now, out).map_err(ChoiceError::Model)?;
         self.servable(now, q)?;
-        self.do_serve(now, q, out).map_err(ChoiceError::Model)
+        let r = self.do_serve(now, q, out).map_err(ChoiceError::Model);
+        self.tidy();
+        r
     }
 
     // ---- internals ----
@@ -696,16 +752,35 @@ impl Nic {
         Ok(())
     }
 
+    fn tidy(&mut self) {
+        let (ini, rsp) = (&self.ini, &self.rsp);
+        self.timers.tidy(|ev| match *ev {
+            Event::DispatchExpire { slot, inst } => ini.queued(slot, inst),
+            Event::OpDeadline { slot, inst, at } => ini.deadline_live(slot, inst, at),
+            Event::CtxDeadline { ctx, inst } => rsp.deadline_live(ctx, inst),
+            Event::AgeOut { queue, id } => rsp.queued(queue, id),
+            _ => true,
+        });
+    }
+
     fn pump(&mut self, now: u64, out: &mut Outputs) -> Result<(), ModelError> {
+        let r = self.pump_inner(now, out);
+        self.tidy();
+        r
+    }
+
+    fn pump_inner(&mut self, now: u64, out: &mut Outputs) -> Result<(), ModelError> {
         if self.manual {
             return Ok(());
         }
         loop {
             let mut progressed = false;
             if self.sh.window.free() >= crate::wire::QUANTUM_LINES && self.sh.can_send() {
-                let ready = self.ini.ready_classes();
+                let mut buf = [0u8; crate::config::MAX_CLASSES];
+                let n = self.ini.ready_into(&mut buf);
+                let ready = &buf[..n];
                 if !ready.is_empty()
-                    && let Some(c) = self.policy.pick_class(now, &ready)
+                    && let Some(c) = self.policy.pick_class(now, ready)
                 {
                     if !ready.contains(&c) {
                         return Err(ModelError::Internal(format!(
@@ -716,9 +791,17 @@ impl Nic {
                     progressed = true;
                 }
             }
-            let sv = self.servable_inbound(now);
+            let mut buf = [InQueue::Read; 2];
+            let mut n = 0;
+            for q in [InQueue::Read, InQueue::Write] {
+                if self.servable(now, q).is_ok() {
+                    buf[n] = q;
+                    n += 1;
+                }
+            }
+            let sv = &buf[..n];
             if !sv.is_empty()
-                && let Some(q) = self.policy.pick_inbound(now, &sv)
+                && let Some(q) = self.policy.pick_inbound(now, sv)
             {
                 if !sv.contains(&q) {
                     return Err(ModelError::Internal(format!(

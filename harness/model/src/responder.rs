@@ -138,6 +138,22 @@ impl Responder {
             && self.serving.is_empty()
     }
 
+    /// Request `id` still waits in queue `q` (ids grow, each queue is FIFO).
+    pub(crate) fn queued(&self, q: InQueue, id: u64) -> bool {
+        let queue = match q {
+            InQueue::Read => &self.reads,
+            InQueue::Write => &self.writes,
+        };
+        queue.front().is_some_and(|f| f.id <= id)
+    }
+
+    /// A context deadline can still act: the context is live and undecided.
+    pub(crate) fn deadline_live(&self, ci: u16, inst: u32) -> bool {
+        self.ctxs
+            .get(usize::from(ci))
+            .is_some_and(|c| c.in_use && c.inst == inst && !c.expired && c.status.is_none())
+    }
+
     fn queue(&mut self, q: InQueue) -> &mut VecDeque<InReq> {
         match q {
             InQueue::Read => &mut self.reads,
