@@ -193,9 +193,10 @@ impl Ord for TimerEntry {
     }
 }
 
-/// FIFO queues for the events armed at `now + a constant` (times never decrease within one), a
-/// heap for the rest; an event lands in its FIFO only if that keeps the FIFO sorted.
-const NFIFO: usize = 5;
+/// FIFO queues for the events armed at `now + a constant` and for DMA completions (a FIFO
+/// channel's completion times never decrease), a heap for the rest; an event lands in its FIFO
+/// only if that keeps the FIFO sorted, so any host port stays correct.
+const NFIFO: usize = 7;
 
 fn fifo_of(ev: &Event) -> Option<usize> {
     match ev {
@@ -204,6 +205,8 @@ fn fifo_of(ev: &Event) -> Option<usize> {
         Event::RdRespTag { .. } | Event::WrDataTag { .. } => Some(2),
         Event::CtxDeadline { .. } => Some(3),
         Event::AgeOut { .. } => Some(4),
+        Event::RdServe { .. } | Event::WrSource { .. } => Some(5),
+        Event::ReadLanded { .. } | Event::CtxWritten { .. } => Some(6),
         _ => None,
     }
 }
@@ -623,6 +626,8 @@ impl Nic {
         self.fire_timers(now, out)?;
         self.sh.counters.msgs_received += 1;
         let r = self.rx(now, frame, out)?;
+        // A zero-latency tag result is due now: act on it in this input, not a wake-up later.
+        self.fire_timers(now, out)?;
         if let RxOutcome::Dropped(d) = r {
             let c = &mut self.sh.counters;
             match d {
