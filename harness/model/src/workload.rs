@@ -442,7 +442,12 @@ impl Runner {
             c.spec.sizes[self.rng.random_range(0..c.spec.sizes.len())]
         };
         let span = self.sc.region_bytes.saturating_sub(u64::from(len));
-        let remote_offset = self.rng.random_range(0..=span);
+        // A REKEY names its region only: its offset must be 0 (protocol.md §2.2).
+        let remote_offset = if op == OpType::Rekey {
+            0
+        } else {
+            self.rng.random_range(0..=span)
+        };
         // Each slot owns 8 KB of the data region: READs land in the first 4 KB, WRITE/REKEY source
         // from the second, so a READ never changes the source of a later WRITE.
         let local_offset =
