@@ -33,7 +33,9 @@ fn tool_dir() -> std::path::PathBuf {
 pub fn install() -> Result<()> {
     let bin = tool_dir().join("bin").join("cargo-mutants");
     if bin.is_file() {
-        let out = std::process::Command::new(&bin).arg("--version").output();
+        let out = std::process::Command::new(&bin)
+            .args(["mutants", "--version"])
+            .output();
         if out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(VERSION)) {
             return Ok(());
         }
