@@ -39,6 +39,10 @@ pub struct NicConfig {
     /// Most cycles a frame-less deadline action may be late (§6.1). The model acts on time;
     /// the checker accepts a device acting anywhere in `[D, D + timer_slack]`.
     pub timer_slack: u64,
+    /// How late (<= `timer_slack`) this model acts on the frame-less deadline actions: a TIMEOUT
+    /// completion, a context expiry, an aged-out request. Frames are still compared with the
+    /// exact deadline. 0 = on time; the property tests draw it.
+    pub deadline_lag: u64,
     /// Bound from a frame's last beat to its tag result (`RxCryptoMax`, §6.3).
     pub rx_crypto_max: u64,
     /// The model's receive crypto latency (<= `rx_crypto_max`): a received chunk is pending
@@ -78,6 +82,7 @@ impl Default for NicConfig {
             nack_depth: 16,
             max_starve: 16,
             timer_slack: 64,
+            deadline_lag: 0,
             rx_crypto_max: 200,
             rx_crypto_latency: 0,
             host_write_bytes_per_cycle: 64,
@@ -117,6 +122,9 @@ impl NicConfig {
         }
         if self.host_write_bytes_per_cycle == 0 {
             return bad("host_write_bytes_per_cycle must be > 0");
+        }
+        if self.deadline_lag > self.timer_slack {
+            return bad("deadline_lag must be <= timer_slack");
         }
         if self.rx_crypto_latency > self.rx_crypto_max {
             return bad("rx_crypto_latency must be <= rx_crypto_max");

@@ -440,7 +440,7 @@ impl Nic {
             o.deadline = deadline;
         }
         self.timers.push(
-            deadline,
+            deadline + self.cfg.deadline_lag,
             Event::OpDeadline {
                 slot,
                 inst,
@@ -590,6 +590,7 @@ impl Nic {
             || !matches!(o.phase, Phase::AwaitFirst | Phase::Reading)
             || o.req_counter != Some(h.prev_counter)
             || chunk >= o.n_chunks
+            || now >= o.deadline
         {
             return stale;
         }
@@ -744,7 +745,10 @@ impl Nic {
         let Some(o) = self.ini.live_op(slot, inst) else {
             return stale;
         };
-        if o.phase != Phase::AwaitFirst || o.req_counter != Some(h.prev_counter) {
+        if o.phase != Phase::AwaitFirst
+            || o.req_counter != Some(h.prev_counter)
+            || now >= o.deadline
+        {
             return stale;
         }
         if h.hold_ns > self.cfg.max_hold_ns {
@@ -770,7 +774,7 @@ impl Nic {
             o.req_counter.unwrap_or(0),
         );
         self.timers.push(
-            deadline,
+            deadline + self.cfg.deadline_lag,
             Event::OpDeadline {
                 slot,
                 inst,
@@ -878,7 +882,7 @@ impl Nic {
             MsgType::Nack => (first, &o.kd, Status::Nack),
             _ => (first, &o.kd, Status::RemoteAccessError),
         };
-        if !matches {
+        if !matches || now >= o.deadline {
             return stale;
         }
         if !open(key, h, frame)?.0 {

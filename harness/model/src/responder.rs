@@ -429,8 +429,10 @@ impl Nic {
                     expired: false,
                     status: None,
                 };
-                self.timers
-                    .push(deadline, Event::CtxDeadline { ctx: ci, inst });
+                self.timers.push(
+                    deadline + self.cfg.deadline_lag,
+                    Event::CtxDeadline { ctx: ci, inst },
+                );
             }
         }
         Ok(())

@@ -38,6 +38,8 @@ struct Knobs {
     /// Inject AXI error ranges: part of every served region answers reads with DECERR and
     /// writes with SLVERR, part of every client data region answers both with SLVERR.
     dma_errors: bool,
+    /// Cycles late the model acts on frame-less deadlines (<= timer_slack).
+    deadline_lag: u64,
 }
 
 fn knobs() -> impl Strategy<Value = Knobs> {
@@ -67,6 +69,7 @@ fn knobs() -> impl Strategy<Value = Knobs> {
             prop_oneof![Just(0.0f64), 0.0..0.3f64],
             0u64..=200,
             any::<bool>(),
+            prop_oneof![Just(0u64), 0u64..=64],
         ),
     )
         .prop_map(
@@ -74,7 +77,7 @@ fn knobs() -> impl Strategy<Value = Knobs> {
                 (seed, nics, drop, dup, corrupt, reorder, jitter),
                 (replay, forge, partition),
                 (host_bpc, host_lat, random_policy, write_weight, rekey_weight),
-                (malice, crypto_latency, dma_errors),
+                (malice, crypto_latency, dma_errors, deadline_lag),
             )| Knobs {
                 seed,
                 nics,
@@ -94,6 +97,7 @@ fn knobs() -> impl Strategy<Value = Knobs> {
                 malice,
                 crypto_latency,
                 dma_errors,
+                deadline_lag,
             },
         )
 }
@@ -126,6 +130,7 @@ fn scenario(k: &Knobs) -> Scenario {
         // Any server of this configuration is accepted, whatever its host bounds.
         max_hold_ns: u32::MAX / 2,
         rx_crypto_latency: k.crypto_latency,
+        deadline_lag: k.deadline_lag,
         rx_crypto_max: 200,
         // The backlog of a slow host is counted in Drain: HostWriteBytesPerCycle is the host's.
         host_write_bytes_per_cycle: k.host_bpc.max(1),
@@ -402,6 +407,7 @@ fn invariants_everything_at_once() {
         malice: 0.2,
         crypto_latency: 80,
         dma_errors: true,
+        deadline_lag: 64,
     };
     let st = check(&k).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("op mix by status: {:?}", st.by_status);
@@ -461,6 +467,7 @@ fn op_mix_with_rekeys_stays_mostly_ok() {
         malice: 0.0,
         crypto_latency: 40,
         dma_errors: false,
+        deadline_lag: 0,
     };
     let st = check(&k).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("op mix by status: {:?}", st.by_status);
