@@ -107,28 +107,35 @@ impl Timing {
     }
 }
 
-/// The "initiator always times out last" inequality for a server `s` and an initiator `i`
-/// (§6.2), in picoseconds of real time with each clock at its worst tolerance: the earliest real
-/// time the initiator's re-armed deadline can fall after WR_RDREQ was sent must not precede the
-/// latest real time of the server's last side effect. Returns `None` if the initiator would drop
-/// the WR_RDREQ (`hold_ns > max_hold_ns`: then the server never writes).
+/// The margin of the "initiator always times out last" inequality for a server `s` that states
+/// `hold_ns` and an initiator `i` (§6.2), in picoseconds of real time with each clock at its
+/// worst tolerance: the earliest real time the initiator's re-armed deadline can fall after
+/// WR_RDREQ was sent, minus the latest real time of the server's last side effect. Positive: the
+/// initiator times out last.
 #[must_use]
-pub fn initiator_times_out_last(server: &Timing, initiator: &Timing) -> Option<bool> {
-    let hold_ns = server.hold_ns();
-    let hold_ns = u32::try_from(hold_ns).ok()?;
-    if hold_ns > initiator.max_hold_ns {
-        return None;
-    }
-    // Server clock as slow as allowed: its cycles last longest.
+pub fn hold_margin_ps(server: &Timing, initiator: &Timing, hold_ns: u32) -> i128 {
     let tol = u128::from(CLOCK_TOLERANCE_PPM as u64);
+    // Server clock as slow as allowed: its cycles last longest.
     let server_last_ps =
         u128::from(server.hold_cycles()) * u128::from(server.clk_period_ps) * (PPM + tol) / PPM;
     // Initiator clock as fast as allowed: its cycles last shortest; it receives WR_RDREQ no
     // earlier than it was sent (zero fabric delay).
     let cycles = rearm_cycles(hold_ns, initiator.clk_period_ps);
-    let initiator_deadline_ps =
-        u128::from(cycles) * u128::from(initiator.clk_period_ps) * (PPM - tol) / PPM;
-    Some(initiator_deadline_ps > server_last_ps)
+    let deadline_ps = u128::from(cycles) * u128::from(initiator.clk_period_ps) * (PPM - tol) / PPM;
+    i128::try_from(deadline_ps).unwrap_or(i128::MAX)
+        - i128::try_from(server_last_ps).unwrap_or(i128::MAX)
+}
+
+/// Whether an initiator times out after a server's last side effect when the server states its
+/// own hold (§6.2). `None` if the initiator would drop the WR_RDREQ (`hold_ns > max_hold_ns`:
+/// then the server never writes).
+#[must_use]
+pub fn initiator_times_out_last(server: &Timing, initiator: &Timing) -> Option<bool> {
+    let hold_ns = u32::try_from(server.hold_ns()).ok()?;
+    if hold_ns > initiator.max_hold_ns {
+        return None;
+    }
+    Some(hold_margin_ps(server, initiator, hold_ns) > 0)
 }
 
 #[cfg(test)]
@@ -155,6 +162,23 @@ mod tests {
         // T1/T2: a default server is accepted by a default initiator, which times out last.
         assert!(t.hold_ns() <= u64::from(t.max_hold_ns));
         assert_eq!(initiator_times_out_last(&t, &t), Some(true));
+        // The margin by hand: server 3,538 cycles x 4,000 ps x 1.0002 = 14,154,830 ps; initiator
+        // re-arm ceil(14,158 ns x 1.0004 / 4 ns) + 1 = 3,542 cycles x 4,000 ps x 0.9998 =
+        // 14,165,166 ps.
+        assert_eq!(hold_margin_ps(&t, &t, 14_158), 14_165_166 - 14_154_830);
+        assert!((t.us(12_454) - 49.816).abs() < 1e-9);
+        assert!((t.us(1) - 0.004).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_server_understating_its_hold_breaks_the_inequality() {
+        let t = NicConfig::default().timing();
+        // Half the stated hold: the initiator would time out ~7 us before the server's last write.
+        assert!(hold_margin_ps(&t, &t, 7_079) < 0);
+        // The stated hold is tight: a few ns less and the margin is gone.
+        let m = hold_margin_ps(&t, &t, 14_158);
+        assert!(m > 0 && m < 12_000, "{m}");
+        assert!(hold_margin_ps(&t, &t, 14_158 - 12) < 0);
     }
 
     #[test]
