@@ -501,13 +501,23 @@ fn malformed_and_misaddressed_frames_are_dropped() {
 
 #[test]
 fn counter_exhaustion_stops_sending() {
+    assert_eq!(onerma_model::wire::COUNT_MAX, (1u64 << 48) - 1);
     let (mut a, _) = pair_manual();
     let mut out = Outputs::default();
-    a.set_count(onerma_model::wire::COUNT_MAX + 1);
+    // The last count is still sent...
+    a.set_count(onerma_model::wire::COUNT_MAX);
     let c = cmd(OpType::Read, 0x101, 0, 0, 64, 0, 0, [1; 16]);
     a.submit(1, 0, &bytes(&c), &mut out).expect("submit");
+    a.dispatch(2, 0, &mut out).expect("last counter");
+    let h = Hdr::from_bytes(&out.messages[0][..64]).expect("hdr");
+    assert_eq!(h.counter & ((1 << 48) - 1), (1 << 48) - 1);
+    out.messages.clear();
+    // ...then nothing: the counter never wraps.
+    let mut c1 = c.clone();
+    c1.cq_offset = 16;
+    a.submit(3, 1, &bytes(&c1), &mut out).expect("submit");
     assert_eq!(
-        a.dispatch(2, 0, &mut out),
+        a.dispatch(4, 0, &mut out),
         Err(ChoiceError::CounterExhausted)
     );
     assert!(out.messages.is_empty());

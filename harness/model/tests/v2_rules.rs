@@ -494,3 +494,27 @@ fn queued_requests_age_out() {
     assert_eq!((b.inbound_len(), b.counters().drop_queue_age), (0, 1));
     assert!(take(&mut out).is_empty(), "aged out without a reply");
 }
+
+#[test]
+fn wr_data_with_another_echo_is_stale_before_its_tag_is_tried() {
+    // Every echoed field is checked (A6): a WR_DATA whose header names another PID, region or
+    // offset than its context is stale, not accepted and then failed on its tag. Bytes of each
+    // field in the header: pid 28-31, region 32-33, offset 36-43. (Another length is already
+    // malformed: the chunk no longer has that op's chunk size.)
+    for byte in [31usize, 33, 43] {
+        let (mut a, mut b) = pair(|_| {});
+        let mut out = Outputs::default();
+        let req = write_req(&mut a, &b, 64, &mut out);
+        b.receive(20, &req, &mut out).expect("rx");
+        b.serve_inbound(30, InQueue::Write, &mut out)
+            .expect("serve");
+        let rdreq = take(&mut out).remove(0);
+        a.receive(40, &rdreq, &mut out).expect("rx");
+        a.advance(1_000, &mut out).expect("advance");
+        let mut data = take(&mut out).remove(0);
+        data[byte] ^= 0x01;
+        let r = b.receive(1_001, &data, &mut out).expect("rx");
+        assert_eq!(r, RxOutcome::Dropped(DropReason::Stale), "byte {byte}");
+        assert_eq!(b.counters().drop_auth, 0, "byte {byte}: the tag was tried");
+    }
+}
