@@ -208,6 +208,21 @@ mod tests {
     }
 
     #[test]
+    fn a_hold_equal_to_the_cap_is_accepted() {
+        let t = NicConfig::default().timing();
+        let i = Timing {
+            max_hold_ns: u32::try_from(t.hold_ns()).unwrap_or(u32::MAX),
+            ..t
+        };
+        assert_eq!(initiator_times_out_last(&t, &i), Some(true));
+        let i = Timing {
+            max_hold_ns: i.max_hold_ns - 1,
+            ..t
+        };
+        assert_eq!(initiator_times_out_last(&t, &i), None);
+    }
+
+    #[test]
     fn a_hold_above_the_cap_is_refused() {
         let base = NicConfig::default().timing();
         let s = Timing {
