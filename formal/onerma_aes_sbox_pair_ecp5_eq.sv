@@ -1,9 +1,9 @@
-// Miter for formal/onerma_aes_sbox_pair_ecp5.sby: the generic onerma_aes_sbox_pair (rtl/crypto/)
-// and the ECP5 one (fpga/ecp5/, DP16KD with its output register, simulated by
-// formal/onerma_dp16kd_model.sv), both with Ram = 1, fed the same free inputs every cycle. Both
-// modules have the same name; the .sby renames each after reading it, hence the instance names
-// below. Ports are the flattened [15:0] vectors yosys gives the unpacked [2] arrays (element 0 in
-// bits 15:8).
+// Miter for formal/onerma_aes_sbox_pair_ecp5.sby: onerma_aes_sbox_pair built with the generic S-box
+// ROM primitive (rtl/crypto/onerma_aes_sbox_rom.sv) and with the ECP5 one (fpga/ecp5/, DP16KD with
+// its output register, simulated by formal/onerma_dp16kd_model.sv), both with Ram = 1, fed the
+// same free inputs every cycle. Both builds have the same top name; the .sby renames each after
+// reading it, hence the instance names below. Ports are the flattened [15:0] vectors yosys gives
+// the unpacked [2] arrays (element 0 in bits 15:8).
 //
 // From the 5th cycle on (4 edges: the pipelines' depth; their registers start arbitrary) the
 // outputs must be equal, and equal to S() of the inputs 4 edges earlier (onerma_aes_pkg::SBOX),

@@ -15,7 +15,7 @@
 //
 // Memory contents: the INITVAL layout of yosys's ECP5 mapping (share/lattice/brams_map_16kd.v):
 // 18-bit word w is bits 20*(w%16) +: 18 of INITVAL_(w/16), 9-bit entry 2w + h is bits 9*h +: 9 of
-// word w. fpga/ecp5/onerma_aes_sbox_pair.sv writes the same layout; that it is yosys's (and so the
+// word w. fpga/ecp5/onerma_aes_sbox_rom.sv writes the same layout; that it is yosys's (and so the
 // one that works on hardware through nextpnr/ecppack) was checked by comparing the INITVAL values
 // with those yosys writes for the generic ROM (docs/crypto.md).
 `default_nettype none

@@ -1,4 +1,5 @@
-//! Verilates every top in `tops/*.json` whose group feature is enabled (see onerma-vbridge).
+//! Verilates every top in `tops/*.json` whose group feature is enabled (see onerma-vbridge); each
+//! names a core and target of the repository's FuseSoC cores, which give its sources.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,7 +24,20 @@ fn run() -> Result<(), onerma_vbridge::BridgeError> {
         .to_path_buf();
     let tops_dir = manifest.join("tops");
     println!("cargo:rerun-if-changed={}", tops_dir.display());
-    let specs: Vec<_> = onerma_vbridge::load_specs(&tops_dir)?
+    let cores = onerma_cores::Library::load(&repo_root).map_err(|e| {
+        onerma_vbridge::BridgeError::SpecFile {
+            path: repo_root.clone(),
+            why: e.to_string(),
+        }
+    })?;
+    // Every core: a spec's tree can change through any of them (a new dependency, a file).
+    for c in cores.cores() {
+        println!(
+            "cargo:rerun-if-changed={}",
+            repo_root.join(&c.path).display()
+        );
+    }
+    let specs: Vec<_> = onerma_vbridge::load_specs(&tops_dir, &cores)?
         .into_iter()
         .inspect(|s| {
             println!(

@@ -3,22 +3,22 @@
 // pipelined core never stalls, docs/crypto.md). The registers are part of the lookup so the
 // S-box can live in a synchronous block RAM.
 //
-// Ram = 1 (Latency 4): a fabric flop on each address, a 256 x 8 ROM read through two ports, then
-//   two flops per output bit. On ECP5 yosys maps the ROM to one DP16KD (EBR) in dual-port mode,
-//   the ports' address registers being the second stage: two lookups per EBR, no LUTs.
+// Ram = 1 (Latency 4): a fabric flop on each address, the ROM primitive onerma_aes_sbox_rom (2
+//   edges: the read and a flop behind it; a DP16KD on ECP5, two lookups per EBR, no LUTs), then a
+//   flop per output bit.
 //   Why the flop in front: with logic feeding the EBR address directly, the last hop into the EBR
 //   row alone took 3.7-3.9 ns of routing and the round closed at 90 MHz; a flop whose only load
 //   is the EBR can sit next to it.
-//   Why two flops behind: an EBR without its output register (yosys does not use it) has a slow
-//   clock-to-out, 5.8 ns in nextpnr-ecp5's model; with one flop behind it that also fed logic,
-//   the placer put that flop 77 tiles away (6.6 ns of routing, 80.7 MHz). The first flop behind
-//   has no other connection, so it can sit next to the EBR.
+//   Why a flop behind the primitive: the primitive's last flop then has this one as its only
+//   load and can sit next to the EBR; one that also fed logic was placed 77 tiles away (6.6 ns
+//   of routing, 80.7 MHz).
 //   Why block RAM at all: the pipelined AES core needs 200 lookups; as LUT ROMs they are
 //   ~32,000 LUT4s that take the router hours under WebAssembly.
 // Ram = 0 (Latency 1): two onerma_aes_sbox LUT ROMs followed by flops (parts without 100 spare
 //   block RAMs).
 //
-// The ROM contents come from onerma_aes_pkg::SBOX, the table the LUT S-boxes use (one definition).
+// The technology variant is the primitive only: onerma_aes_sbox_rom.core selects the generic ROM
+// (rtl/crypto/) or, under the use flag `ecp5`, fpga/ecp5/onerma_aes_sbox_rom.sv.
 `default_nettype none
 
 module onerma_aes_sbox_pair #(
@@ -30,25 +30,19 @@ module onerma_aes_sbox_pair #(
 );
 
   if (Ram) begin : g_ram
-    (* rom_style = "block" *) logic [7:0] rom [256];
     logic [7:0] addr_q [2];  // the fabric flop meant to sit next to the EBR's address pins
-    logic [7:0] rd_q   [2];  // the EBR's read data (behind its address register)
-    logic [7:0] near_q [2];  // the flop meant to sit next to the EBR's data pins
-
-    // Memory initialisation (the one use of `initial` our conventions allow).
-    initial begin
-      for (int i = 0; i < 256; i++) begin
-        rom[i] = onerma_aes_pkg::SBOX[i];
-      end
-    end
+    logic [7:0] rom_o  [2];
 
     always_ff @(posedge clk_i) begin
-      addr_q  <= data_i;
-      rd_q[0] <= rom[addr_q[0]];
-      rd_q[1] <= rom[addr_q[1]];
-      near_q  <= rd_q;
-      data_o  <= near_q;
+      addr_q <= data_i;
+      data_o <= rom_o;
     end
+
+    onerma_aes_sbox_rom u_rom (
+      .clk_i,
+      .addr_i(addr_q),
+      .data_o(rom_o)
+    );
   end else begin : g_lut
     logic [7:0] sub [2];
 

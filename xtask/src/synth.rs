@@ -2,17 +2,21 @@
 //! nextpnr-ecp5 place-and-route of one entry, down to a bitstream).
 
 use crate::util::{Result, XtaskError, capture, cmd, elapsed, io_err, root, venv_bin};
+use onerma_cores::Library;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
+/// An entry of fpga/synth_smoke.json or fpga/blocks.json: a core's synthesis target (its files and
+/// top from the cores) with parameters.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
     pub name: String,
-    pub top: String,
-    pub sources: Vec<String>,
+    pub core: String,
+    /// `synth` (generic RTL) or `synth_ecp5` (ECP5 primitives, fpga/ecp5/).
+    pub target: String,
     #[serde(default)]
     pub params: BTreeMap<String, serde_json::Value>,
     /// Keep `(* keep_hierarchy *)` modules (the LUT S-boxes) as separate hierarchy: on ECP5 this
@@ -35,29 +39,52 @@ fn read_entries(file: &str) -> Result<Vec<Entry>> {
     })
 }
 
+/// The repository's cores (every `*.core`).
+pub fn load_cores() -> Result<Library> {
+    Library::load(&root()).map_err(|e| XtaskError::Failed(format!("cores: {e}")))
+}
+
 pub fn entries() -> Result<Vec<Entry>> {
     read_entries(SMOKE)
 }
 
-fn read_cmd(e: &Entry) -> String {
+/// The yosys read command of an entry and its top module.
+fn read_cmd(cores: &Library, e: &Entry) -> Result<(String, String)> {
+    let r = cores
+        .resolve(&e.core, &e.target)
+        .map_err(|err| XtaskError::Failed(format!("entry `{}`: {err}", e.name)))?;
+    let top = r.toplevel.clone().ok_or_else(|| {
+        XtaskError::Failed(format!(
+            "entry `{}`: target `{}` of `{}` has no toplevel",
+            e.name, e.target, e.core
+        ))
+    })?;
     let keep = if e.keep_hierarchy {
         " --keep-hierarchy"
     } else {
         ""
     };
-    let mut s = format!(
-        "read_slang -j 1{keep} {} --top {}",
-        e.sources.join(" "),
-        e.top
-    );
+    let mut s = format!("read_slang -j 1{keep}");
+    for d in &r.defines {
+        s.push_str(&format!(" -D {d}"));
+    }
+    for f in r.sources() {
+        s.push(' ');
+        s.push_str(&f);
+    }
+    s.push_str(&format!(" --top {top}"));
+    let mut params = r.params.clone();
     for (k, v) in &e.params {
         let v = match v {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
         };
+        params.insert(k.clone(), v);
+    }
+    for (k, v) in &params {
         s.push_str(&format!(" -G {k}={v}"));
     }
-    s
+    Ok((s, top))
 }
 
 /// Cell counts of the top (including submodules) from the last `stat` in a yosys log.
@@ -112,15 +139,31 @@ fn yosys(script: &str, log: &Path) -> Result<String> {
     Ok(text)
 }
 
-pub fn synth() -> Result<()> {
+/// `cargo xtask synth`: every fpga/synth_smoke.json entry, or with `only` the named entries of
+/// fpga/synth_smoke.json and fpga/blocks.json (synthesis only, no place and route).
+pub fn synth(only: &[String]) -> Result<()> {
     let out = root().join("build").join("synth");
     std::fs::create_dir_all(&out).map_err(io_err(&out))?;
+    let cores = load_cores()?;
     let mut rows = Vec::new();
     let mut failed = Vec::new();
-    for e in entries()? {
+    let chosen = if only.is_empty() {
+        entries()?
+    } else {
+        let mut all = entries()?;
+        all.extend(read_entries(BLOCKS)?);
+        if let Some(bad) = only.iter().find(|n| !all.iter().any(|e| &e.name == *n)) {
+            return Err(XtaskError::Failed(format!(
+                "synth: no entry `{bad}` in {SMOKE} or {BLOCKS}"
+            )));
+        }
+        all.into_iter().filter(|e| only.contains(&e.name)).collect()
+    };
+    for e in chosen {
         let t = Instant::now();
         let log = out.join(format!("{}.log", e.name));
-        let script = format!("{}; synth_ecp5 -top {}; stat", read_cmd(&e), e.top);
+        let (read, top) = read_cmd(&cores, &e)?;
+        let script = format!("{read}; synth_ecp5 -top {top}; stat");
         println!("synth: {} ...", e.name);
         match yosys(&script, &log).map(|text| parse_stat(&text)) {
             Ok(Some(c)) if !c.latch => rows.push((e.name.clone(), c, elapsed(t))),
@@ -237,12 +280,9 @@ pub fn fpga(name: &str, o: &PnrOpts) -> Result<Vec<(u32, PnrResult)>> {
     std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
     let base = format!("build/fpga/{name}");
     println!("fpga: synthesizing {name}");
+    let (read, top) = read_cmd(&load_cores()?, e)?;
     yosys(
-        &format!(
-            "{}; synth_ecp5 -top {} -json {base}.json",
-            read_cmd(e),
-            e.top
-        ),
+        &format!("{read}; synth_ecp5 -top {top} -json {base}.json"),
         &dir.join(format!("{name}_synth.log")),
     )?;
     println!("fpga: {name}: synthesized ({})", elapsed(t));

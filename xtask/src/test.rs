@@ -1,6 +1,6 @@
 //! `cargo xtask test`: every check CI runs, with a per-stage summary.
 
-use crate::util::{Result, cargo, elapsed, run};
+use crate::util::{Result, XtaskError, cargo, elapsed, run};
 use std::time::Instant;
 
 pub const STAGES: &[&str] = &[
@@ -9,6 +9,7 @@ pub const STAGES: &[&str] = &[
     "fmt",
     "clippy",
     "cargo-test",
+    "cores",
     "lint",
     "formal",
     "synth",
@@ -35,9 +36,10 @@ fn stage(name: &str) -> Result<()> {
             "cargo test",
             cargo().args(["test", "--workspace", "--release"]),
         ),
+        "cores" => crate::cores::cores(),
         "lint" => crate::lint::lint(),
         "formal" => crate::formal::formal(None),
-        "synth" => crate::synth::synth(),
+        "synth" => crate::synth::synth(&[]),
         // One small place-and-route proves the flow down to a bitstream on every run.
         "pnr" => crate::synth::fpga(
             "fifo",
@@ -51,11 +53,23 @@ fn stage(name: &str) -> Result<()> {
             },
         )
         .map(|_| ()),
-        _ => Ok(()),
+        other => Err(XtaskError::Failed(format!("no stage `{other}`"))),
+    }
+}
+
+/// Every name in `skip` must be a stage: a typo would otherwise run the stage it meant to skip.
+pub fn check_skip(skip: &[String]) -> Result<()> {
+    match skip.iter().find(|s| !STAGES.contains(&s.as_str())) {
+        Some(bad) => Err(XtaskError::Failed(format!(
+            "unknown stage `{bad}` in --skip (stages: {})",
+            STAGES.join(", ")
+        ))),
+        None => Ok(()),
     }
 }
 
 pub fn test(skip: &[String]) -> Result<bool> {
+    check_skip(skip)?;
     let mut rows = Vec::new();
     for name in STAGES {
         if skip.iter().any(|s| s == name) {
@@ -82,4 +96,20 @@ pub fn test(skip: &[String]) -> Result<bool> {
     let failed = rows.iter().filter(|r| r.1 == "FAIL").count();
     println!("{passed} passed, {failed} failed");
     Ok(failed == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_accepts_stages_and_rejects_unknown_names() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(check_skip(&names(&["pnr", "formal", "cores"])).is_ok());
+        assert!(check_skip(&[]).is_ok());
+        let e = check_skip(&names(&["pnr", "fromal"])).expect_err("typo accepted");
+        assert!(e.to_string().contains("`fromal`"), "{e}");
+        // test() refuses before running any stage.
+        assert!(test(&names(&["lnt"])).is_err());
+    }
 }

@@ -79,8 +79,10 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BridgeError + '_ {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SpecFile {
-    top: String,
-    sources: Vec<String>,
+    /// FuseSoC core (`onerma:common:fifo`) whose target gives the top and the sources.
+    core: String,
+    #[serde(default = "sim_target")]
+    target: String,
     #[serde(default)]
     params: BTreeMap<String, serde_json::Value>,
     #[serde(default)]
@@ -88,10 +90,16 @@ struct SpecFile {
     group: String,
 }
 
-/// Read every `*.json` top spec in `dir` (model name = file stem), sorted by name.
+fn sim_target() -> String {
+    "sim".into()
+}
+
+/// Read every `*.json` top spec in `dir` (model name = file stem), sorted by name. Each names a
+/// core of `cores` and a target (default `sim`); the target gives the top module, the source
+/// files in compile order, and parameters and defines under the spec's own.
 ///
 /// Parameter values may be JSON strings (passed verbatim) or numbers.
-pub fn load_specs(dir: &Path) -> Result<Vec<TopSpec>, BridgeError> {
+pub fn load_specs(dir: &Path, cores: &onerma_cores::Library) -> Result<Vec<TopSpec>, BridgeError> {
     let mut specs = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
         let path = entry.map_err(io_err(dir))?.path();
@@ -109,7 +117,16 @@ pub fn load_specs(dir: &Path) -> Result<Vec<TopSpec>, BridgeError> {
             .to_string();
         let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
         let f: SpecFile = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-        let mut params = BTreeMap::new();
+        let r = cores
+            .resolve(&f.core, &f.target)
+            .map_err(|e| bad(e.to_string()))?;
+        let top = r.toplevel.clone().ok_or_else(|| {
+            bad(format!(
+                "target `{}` of `{}` has no toplevel",
+                f.target, f.core
+            ))
+        })?;
+        let mut params = r.params.clone();
         for (k, v) in f.params {
             let v = match v {
                 serde_json::Value::String(s) => s,
@@ -118,12 +135,14 @@ pub fn load_specs(dir: &Path) -> Result<Vec<TopSpec>, BridgeError> {
             };
             params.insert(k, v);
         }
+        let mut defines = r.defines.clone();
+        defines.extend(f.defines);
         specs.push(TopSpec {
             name,
-            top: f.top,
-            sources: f.sources,
+            top,
+            sources: r.sources(),
             params,
-            defines: f.defines,
+            defines,
             group: f.group,
         });
     }
