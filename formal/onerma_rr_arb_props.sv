@@ -30,19 +30,13 @@ module onerma_rr_arb_props #(
   // Formal-only initial value: marks the first cycle so the reset assumption can hold there.
   logic past_valid_q = 1'b0;
   logic past_rst_q;
-  logic [N-1:0] past_in_stall_q;
-  logic [N-1:0][Width-1:0] past_in_data_q;
   logic past_out_stall_q;
-  logic [Width-1:0] past_out_data_q;
   logic [IdxWidth-1:0] past_out_idx_q;
 
   always_ff @(posedge clk_i) begin
     past_valid_q     <= 1'b1;
     past_rst_q       <= rst_ni;
-    past_in_stall_q  <= in_valid_i & ~in_ready_o;
-    past_in_data_q   <= in_data_i;
     past_out_stall_q <= out_valid_o && !out_ready_i;
-    past_out_data_q  <= out_data_o;
     past_out_idx_q   <= out_idx_o;
   end
 
@@ -51,13 +45,31 @@ module onerma_rr_arb_props #(
   wire live = past_valid_q && rst_ni && past_rst_q;
   wire xfer = out_valid_o && out_ready_i;
 
-  // ---- Input stream rule on every input (assumed).
+  // ---- Stream rules: assumed on every input, asserted on the output (the index travels with
+  // the data, so it is part of the checked payload).
   for (genvar i = 0; i < N; i++) begin : g_in
-    always_comb if (live && past_in_stall_q[i]) begin
-      assume (in_valid_i[i]);
-      assume (in_data_i[i] == past_in_data_q[i]);
-    end
+    onerma_stream_check #(
+      .Width (Width),
+      .Assume(1'b1)
+    ) u_in_rule (
+      .clk_i,
+      .rst_ni,
+      .valid_i(in_valid_i[i]),
+      .ready_i(in_ready_o[i]),
+      .data_i (in_data_i[i])
+    );
   end
+
+  onerma_stream_check #(
+    .Width (IdxWidth + Width),
+    .Assume(1'b0)
+  ) u_out_rule (
+    .clk_i,
+    .rst_ni,
+    .valid_i(out_valid_o),
+    .ready_i(out_ready_i),
+    .data_i ({out_idx_o, out_data_o})
+  );
 
   // ---- Grant and output.
   always_comb if (rst_ni) begin
@@ -77,13 +89,6 @@ module onerma_rr_arb_props #(
   always_comb if (live) begin
     assert (lock_q == past_out_stall_q);
     if (lock_q) assert (lock_idx_q == past_out_idx_q);
-  end
-
-  // ---- Output stream rule (asserted): valid, index and data held until ready.
-  always_comb if (live && past_out_stall_q) begin
-    assert (out_valid_o);
-    assert (out_idx_o == past_out_idx_q);
-    assert (out_data_o == past_out_data_q);
   end
 
   // ---- Bounded wait for one symbolic input `f` (self-holding register = any constant).

@@ -24,36 +24,35 @@ module onerma_skid_props #(
 
   // Formal-only initial value: marks the first cycle so the reset assumption can hold there.
   logic past_valid_q = 1'b0;
-  logic past_rst_q;
-  logic past_in_stall_q, past_out_stall_q;
-  logic [Width-1:0] past_in_data_q, past_out_data_q;
-
-  always_ff @(posedge clk_i) begin
-    past_valid_q     <= 1'b1;
-    past_rst_q       <= rst_ni;
-    past_in_stall_q  <= in_valid_i && !in_ready_o;
-    past_out_stall_q <= out_valid_o && !out_ready_i;
-    past_in_data_q   <= in_data_i;
-    past_out_data_q  <= out_data_o;
-  end
+  always_ff @(posedge clk_i) past_valid_q <= 1'b1;
 
   always_comb if (!past_valid_q) assume (!rst_ni);
 
   wire push = in_valid_i && in_ready_o;
   wire pop  = out_valid_o && out_ready_i;
-  wire live = past_valid_q && rst_ni && past_rst_q;
 
-  // ---- Input stream rule (assumed).
-  always_comb if (live && past_in_stall_q) begin
-    assume (in_valid_i);
-    assume (in_data_i == past_in_data_q);
-  end
+  // ---- Stream rules: assumed on the input, asserted on the output.
+  onerma_stream_check #(
+    .Width (Width),
+    .Assume(1'b1)
+  ) u_in_rule (
+    .clk_i,
+    .rst_ni,
+    .valid_i(in_valid_i),
+    .ready_i(in_ready_o),
+    .data_i (in_data_i)
+  );
 
-  // ---- Output stream rule (asserted).
-  always_comb if (live && past_out_stall_q) begin
-    assert (out_valid_o);
-    assert (out_data_o == past_out_data_q);
-  end
+  onerma_stream_check #(
+    .Width (Width),
+    .Assume(1'b0)
+  ) u_out_rule (
+    .clk_i,
+    .rst_ni,
+    .valid_i(out_valid_o),
+    .ready_i(out_ready_i),
+    .data_i (out_data_o)
+  );
 
   // ---- Occupancy reference.
   logic [1:0] f_count_q;

@@ -9,6 +9,8 @@
 use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use onerma_rtl::{aes_iter, aes_key_step, aes_pipe, aes_pipe_lut, kd_iter, kd_pipe};
+use onerma_rtl_tests::RuleMonitor;
+use onerma_rtl_tests::bits::{Block, from_words, hex_array, to_words};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
@@ -28,33 +30,9 @@ const ITER_II: u64 = 10;
 /// Reset cycles used by every test (the convention needs at least one edge under reset).
 const RESET_CYCLES: u32 = 2;
 
-type Block = [u8; 16];
-
-/// FIPS-197 byte 0 lives in bits [127:120]; the bridge's word 0 is bits [31:0].
-fn to_words(b: &Block) -> [u32; 4] {
-    let mut w = [0u32; 4];
-    for (i, wi) in w.iter_mut().enumerate() {
-        let j = 12 - 4 * i;
-        *wi = u32::from_be_bytes([b[j], b[j + 1], b[j + 2], b[j + 3]]);
-    }
-    w
-}
-
-fn from_words(w: &[u32; 4]) -> Block {
-    let mut b = [0u8; 16];
-    for (i, wi) in w.iter().enumerate() {
-        let j = 12 - 4 * i;
-        b[j..j + 4].copy_from_slice(&wi.to_be_bytes());
-    }
-    b
-}
-
+/// A published constant (always 32 hex digits).
 fn hex(s: &str) -> Block {
-    let mut b = [0u8; 16];
-    for (i, byte) in b.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap_or_else(|e| panic!("{s}: {e}"));
-    }
-    b
+    hex_array(s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
 /// The oracle: RustCrypto's AES-128 with a fresh key schedule per block.
@@ -260,7 +238,7 @@ fn run_stream<D: Dut>(
     let mut run = Run::default();
     let mut next = 0usize;
     let mut gap_left = u64::from(env.gaps[0]);
-    let mut held: Option<(Block, u8)> = None; // payload offered but not taken last cycle
+    let mut rule = RuleMonitor::new("out");
     let mut cycle = 0u64;
     let mut drain = 0u64;
 
@@ -279,18 +257,15 @@ fn run_stream<D: Dut>(
         let out_valid = dut.out_valid();
         let in_flight = run.accepted_at.len() - run.outputs.len();
 
-        if let Some(prev) = held {
-            if !out_valid {
-                return Err(format!(
-                    "cycle {cycle}: out_valid dropped before the handshake"
-                ));
-            }
-            if (dut.out_block(), dut.out_meta()) != prev {
-                return Err(format!(
-                    "cycle {cycle}: output payload changed while stalled"
-                ));
-            }
-        }
+        // Whether a payload was offered and not taken last cycle (before this cycle's check).
+        let held = rule.stalled().is_some();
+        rule.check(
+            cycle,
+            out_valid,
+            out_ready,
+            &(dut.out_block(), dut.out_meta()),
+        )
+        .map_err(|e| e.to_string())?;
         if out_valid && in_flight == 0 {
             return Err(format!("cycle {cycle}: out_valid with no block in flight"));
         }
@@ -305,15 +280,12 @@ fn run_stream<D: Dut>(
             ));
         }
 
-        if out_valid && held.is_none() {
+        if out_valid && !held {
             run.offered_at.push(cycle);
         }
         if out_valid && out_ready {
             run.outputs.push((dut.out_block(), dut.out_meta()));
             run.taken_at.push(cycle);
-            held = None;
-        } else if out_valid {
-            held = Some((dut.out_block(), dut.out_meta()));
         }
         let accepted = offering && in_ready;
         if accepted {

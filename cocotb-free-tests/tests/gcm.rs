@@ -12,6 +12,7 @@ use ghash::GHash;
 use ghash::universal_hash::UniversalHash;
 use onerma_rtl::gcm::{self, GcmMsg, GcmPorts, GcmRun, Stalls};
 use onerma_rtl::{gcm_iter, gcm_pipe, gcm_pool, gcm_pool_iter};
+use onerma_rtl_tests::bits;
 use proptest::prelude::*;
 
 const RESET_CYCLES: u32 = 2;
@@ -62,15 +63,13 @@ fn check_run(msgs: &[GcmMsg], run: &GcmRun) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A published constant.
 fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("constant hex"))
-        .collect()
+    bits::hex(s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
 fn arr<const N: usize>(s: &str) -> [u8; N] {
-    hex(s).try_into().expect("constant length")
+    bits::hex_array(s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
 /// McGrew & Viega, "The Galois/Counter Mode of Operation (GCM)", test cases 1-4: the AES-128

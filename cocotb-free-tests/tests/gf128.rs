@@ -7,6 +7,8 @@
 use ghash::GHash;
 use ghash::universal_hash::UniversalHash;
 use onerma_rtl::{gf128_mul_iter, gf128_mul_pipe};
+use onerma_rtl_tests::bits::{Block, from_words, to_words};
+use onerma_rtl_tests::{Source, Throttle};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use std::collections::VecDeque;
@@ -16,25 +18,6 @@ const PIPE_LATENCY: u64 = 5;
 /// NumStages of the gf128_mul_iter top, and its latency (= II) NumStages + 3.
 const ITER_DIGITS: u64 = 4;
 const ITER_LATENCY: u64 = ITER_DIGITS + 3;
-
-type Block = [u8; 16];
-
-/// Block byte 0 lives in bits [127:120]; the bridge's word 0 is bits [31:0].
-fn to_words(b: &Block) -> [u32; 4] {
-    std::array::from_fn(|i| {
-        let j = 12 - 4 * i;
-        u32::from_be_bytes([b[j], b[j + 1], b[j + 2], b[j + 3]])
-    })
-}
-
-fn from_words(w: &[u32; 4]) -> Block {
-    let mut b = [0u8; 16];
-    for (i, wi) in w.iter().enumerate() {
-        let j = 12 - 4 * i;
-        b[j..j + 4].copy_from_slice(&wi.to_be_bytes());
-    }
-    b
-}
 
 /// The oracle: x * y = GHASH_y(x).
 fn mul_ref(x: &Block, y: &Block) -> Block {
@@ -86,23 +69,24 @@ fn check_product(
     Ok(())
 }
 
+fn throttle(seed: u64, p: f64) -> Result<Throttle, TestCaseError> {
+    Throttle::new(seed, p).map_err(|e| TestCaseError::fail(e.to_string()))
+}
+
 /// Drives the pipelined multiplier with products in random cycles and checks every output.
 fn run_pipe(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
     let mut rng = StdRng::seed_from_u64(seed);
+    let mut src = Source::new(throttle(seed, 0.7)?);
+    ops.iter().for_each(|&op| src.push(op));
     let mut m = gf128_mul_pipe::Model::new();
     m.reset(2);
-    let mut next = 0;
     let mut pending: VecDeque<Pending> = VecDeque::new();
     let mut side = 0u8;
-    while next < ops.len() || !pending.is_empty() {
-        let offer = next < ops.len() && rng.random_bool(0.7);
-        m.set_in_valid_i(u8::from(offer));
+    while !src.is_idle() || !pending.is_empty() {
+        let offer = src.offer().copied();
+        m.set_in_valid_i(u8::from(offer.is_some()));
         // Junk on the operands while in_valid is low must not matter.
-        let (x, y) = if offer {
-            ops[next]
-        } else {
-            (rng.random(), rng.random())
-        };
+        let (x, y) = offer.unwrap_or_else(|| (rng.random(), rng.random()));
         m.set_in_x_i(&to_words(&x));
         m.set_in_y_i(&to_words(&y));
         m.set_in_side_i(side);
@@ -115,14 +99,13 @@ fn run_pipe(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
         if let Some(p) = pending.front() {
             prop_assert!(p.due > now, "product due in cycle {} missing", p.due);
         }
-        if offer {
+        if let Some((x, y)) = src.handshake(m.in_ready_o() == 1) {
             pending.push_back(Pending {
                 x,
                 y,
                 side,
                 due: now + PIPE_LATENCY,
             });
-            next += 1;
             side ^= 1;
         }
         m.tick();
@@ -133,25 +116,19 @@ fn run_pipe(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
 /// Drives the iterative multiplier: products offered with random gaps, in_valid held until taken.
 fn run_iter(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
     let mut rng = StdRng::seed_from_u64(seed);
+    let mut src = Source::new(throttle(seed, 0.5)?);
+    ops.iter().for_each(|&op| src.push(op));
     let mut m = gf128_mul_iter::Model::new();
     m.reset(2);
-    let mut next = 0;
-    let mut offering = false;
     let mut pending: Option<Pending> = None;
     let mut last_accept: Option<u64> = None;
     let mut side = 0u8;
     let limit = (ops.len() as u64 + 1) * (ITER_LATENCY + 8) + 20;
-    while next < ops.len() || pending.is_some() {
+    while !src.is_idle() || pending.is_some() {
         prop_assert!(m.cycle() < limit, "no progress");
-        if !offering && next < ops.len() && rng.random_bool(0.5) {
-            offering = true;
-        }
-        m.set_in_valid_i(u8::from(offering));
-        let (x, y) = if offering {
-            ops[next]
-        } else {
-            (rng.random(), rng.random())
-        };
+        let offer = src.offer().copied();
+        m.set_in_valid_i(u8::from(offer.is_some()));
+        let (x, y) = offer.unwrap_or_else(|| (rng.random(), rng.random()));
         m.set_in_x_i(&to_words(&x));
         m.set_in_y_i(&to_words(&y));
         m.set_in_side_i(side);
@@ -163,7 +140,7 @@ fn run_iter(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
         // Busy exactly until the cycle its product is offered.
         let busy = pending.as_ref().is_some_and(|p| now < p.due);
         prop_assert_eq!(m.in_ready_o(), u8::from(!busy), "in_ready in cycle {}", now);
-        if offering && m.in_ready_o() == 1 {
+        if let Some((x, y)) = src.handshake(m.in_ready_o() == 1) {
             if let Some(t) = last_accept {
                 prop_assert!(now - t >= ITER_LATENCY, "II");
             }
@@ -174,8 +151,6 @@ fn run_iter(ops: &[(Block, Block)], seed: u64) -> Result<(), TestCaseError> {
                 side,
                 due: now + ITER_LATENCY,
             });
-            offering = false;
-            next += 1;
             side ^= 1;
         }
         m.tick();

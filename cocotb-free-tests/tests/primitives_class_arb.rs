@@ -3,7 +3,7 @@
 
 mod primitives_arb;
 
-use primitives_arb::{MAX_N, Policy, first_from, run, step};
+use primitives_arb::{MAX_N, Policy, first_from, run};
 use proptest::prelude::*;
 
 arb_dut!(class_arb, 4, 16);
@@ -71,38 +71,24 @@ proptest! {
 
     #[test]
     fn class_arb_starve2_matches_reference(p_in in probs(), p_out in 0u8..=8,
-                                           steps in prop::collection::vec(step(), 1..400)) {
-        run::<onerma_rtl::class_arb::Model, _>(&mut ClassPolicy::new(4, 2), &p_in, p_out, &steps)?;
+                                           seed in any::<u64>(), cycles in 1usize..400) {
+        run::<onerma_rtl::class_arb::Model, _>(&mut ClassPolicy::new(4, 2), seed, &p_in, p_out, cycles)?;
     }
 
     #[test]
     fn class_arb_strict_matches_reference(p_in in probs(), p_out in 0u8..=8,
-                                          steps in prop::collection::vec(step(), 1..400)) {
+                                          seed in any::<u64>(), cycles in 1usize..400) {
         run::<onerma_rtl::class_arb_strict::Model, _>(
-            &mut ClassPolicy::new(3, 0), &p_in, p_out, &steps)?;
+            &mut ClassPolicy::new(3, 0), seed, &p_in, p_out, cycles)?;
     }
-}
-
-fn saturated(n_steps: u16) -> Vec<primitives_arb::Step> {
-    (0..n_steps)
-        .map(|i| primitives_arb::Step {
-            valid: [0; MAX_N],
-            data: [i, i + 1, i + 2, i + 3],
-            ready: 0,
-        })
-        .collect()
 }
 
 /// Every class always valid: the lowest class still gets through, and the observed wait stays
 /// within MaxStarve + NumClasses - 1 (checked per transfer inside `run`).
 #[test]
 fn saturated_classes_all_progress() {
-    let stats = run::<onerma_rtl::class_arb::Model, _>(
-        &mut ClassPolicy::new(4, 2),
-        &[8; MAX_N],
-        8,
-        &saturated(200),
-    );
+    let stats =
+        run::<onerma_rtl::class_arb::Model, _>(&mut ClassPolicy::new(4, 2), 0, &[8; MAX_N], 8, 200);
     let stats = match stats {
         Ok(s) => s,
         Err(e) => panic!("reference mismatch: {e}"),
@@ -119,9 +105,10 @@ fn saturated_classes_all_progress() {
 fn strict_priority_starves_lower_classes() {
     let stats = run::<onerma_rtl::class_arb_strict::Model, _>(
         &mut ClassPolicy::new(3, 0),
+        0,
         &[8; MAX_N],
         8,
-        &saturated(100),
+        100,
     );
     let stats = match stats {
         Ok(s) => s,

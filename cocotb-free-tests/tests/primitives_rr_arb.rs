@@ -2,7 +2,7 @@
 
 mod primitives_arb;
 
-use primitives_arb::{MAX_N, Policy, first_from, run, step};
+use primitives_arb::{MAX_N, Policy, first_from, run};
 use proptest::prelude::*;
 
 arb_dut!(rr_arb, 4, 16);
@@ -46,14 +46,14 @@ proptest! {
 
     #[test]
     fn rr_arb_n4_matches_reference(p_in in probs(), p_out in 0u8..=8,
-                                   steps in prop::collection::vec(step(), 1..400)) {
-        run::<onerma_rtl::rr_arb::Model, _>(&mut RoundRobin::new(4), &p_in, p_out, &steps)?;
+                                   seed in any::<u64>(), cycles in 1usize..400) {
+        run::<onerma_rtl::rr_arb::Model, _>(&mut RoundRobin::new(4), seed, &p_in, p_out, cycles)?;
     }
 
     #[test]
     fn rr_arb_n3_matches_reference(p_in in probs(), p_out in 0u8..=8,
-                                   steps in prop::collection::vec(step(), 1..400)) {
-        run::<onerma_rtl::rr_arb_n3::Model, _>(&mut RoundRobin::new(3), &p_in, p_out, &steps)?;
+                                   seed in any::<u64>(), cycles in 1usize..400) {
+        run::<onerma_rtl::rr_arb_n3::Model, _>(&mut RoundRobin::new(3), seed, &p_in, p_out, cycles)?;
     }
 }
 
@@ -61,15 +61,7 @@ proptest! {
 /// reached exactly (every input waits for the N-1 others).
 #[test]
 fn saturated_inputs_rotate() {
-    let steps: Vec<_> = (0..64u16)
-        .map(|i| primitives_arb::Step {
-            valid: [0; MAX_N],
-            data: [i, i + 1, i + 2, i + 3],
-            ready: 0,
-        })
-        .collect();
-    let stats =
-        run::<onerma_rtl::rr_arb::Model, _>(&mut RoundRobin::new(4), &[8; MAX_N], 8, &steps);
+    let stats = run::<onerma_rtl::rr_arb::Model, _>(&mut RoundRobin::new(4), 0, &[8; MAX_N], 8, 64);
     let stats = match stats {
         Ok(s) => s,
         Err(e) => panic!("reference mismatch: {e}"),

@@ -7,29 +7,10 @@
 use std::collections::VecDeque;
 
 use onerma_rtl::skid::Model;
+use onerma_rtl_tests::{RuleMonitor, Sink, Source, Throttle};
 use proptest::prelude::*;
 
 const CAPACITY: usize = 2;
-
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    valid: u8,
-    ready: u8,
-    data: u16,
-}
-
-fn step() -> impl Strategy<Value = Step> {
-    (any::<u8>(), any::<u8>(), any::<u16>()).prop_map(|(valid, ready, data)| Step {
-        valid,
-        ready,
-        data,
-    })
-}
-
-/// `p` in 0..=8 eighths; 0 = never, 8 = always.
-fn hit(raw: u8, p: u8) -> bool {
-    (raw % 8) < p
-}
 
 fn fresh() -> Model {
     let mut m = Model::new();
@@ -37,18 +18,22 @@ fn fresh() -> Model {
     m
 }
 
-/// Returns the number of transfers out.
-fn run(p_in: u8, p_out: u8, steps: &[Step]) -> Result<usize, TestCaseError> {
+fn throttle(seed: u64, eighths: u8) -> Result<Throttle, TestCaseError> {
+    Throttle::eighths(seed, eighths).map_err(|e| TestCaseError::fail(e.to_string()))
+}
+
+/// Offers `words` (input willing `p_in`/8 of the cycles, output ready `p_out`/8) for as many
+/// cycles as there are words. Returns the number of transfers out.
+fn run(seed: u64, p_in: u8, p_out: u8, words: &[u16]) -> Result<usize, TestCaseError> {
     let mut m = fresh();
+    let mut src = Source::new(throttle(seed, p_in)?);
+    words.iter().for_each(|&w| src.push(w));
+    let mut sink = Sink::new(throttle(seed ^ 0x9e37, p_out)?);
+    let mut rule = RuleMonitor::new("skid out");
     let mut model: VecDeque<u16> = VecDeque::new();
-    let mut offer: Option<u16> = None;
-    let mut prev_stall: Option<u16> = None;
-    let mut out = 0usize;
-    for (cycle, s) in steps.iter().enumerate() {
-        if offer.is_none() && hit(s.valid, p_in) {
-            offer = Some(s.data);
-        }
-        let out_ready = hit(s.ready, p_out);
+    for cycle in 0..words.len() as u64 {
+        let offer = src.offer().copied();
+        let out_ready = sink.ready();
         m.set_in_valid_i(u8::from(offer.is_some()));
         m.set_in_data_i(offer.unwrap_or(0));
         m.set_out_ready_i(u8::from(out_ready));
@@ -97,15 +82,8 @@ fn run(p_in: u8, p_out: u8, steps: &[Step]) -> Result<usize, TestCaseError> {
             "out_valid_o at cycle {}",
             cycle
         );
-        if let Some(held) = prev_stall {
-            prop_assert!(out_valid, "valid dropped without ready at cycle {}", cycle);
-            prop_assert_eq!(
-                m.out_data_o(),
-                held,
-                "payload changed while stalled, cycle {}",
-                cycle
-            );
-        }
+        rule.check(cycle, out_valid, out_ready, &m.out_data_o())
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
         if out_valid {
             prop_assert_eq!(
                 Some(m.out_data_o()),
@@ -114,40 +92,33 @@ fn run(p_in: u8, p_out: u8, steps: &[Step]) -> Result<usize, TestCaseError> {
                 cycle
             );
         }
-        if out_valid && out_ready {
+        if sink.handshake(out_valid.then(|| m.out_data_o())) {
             model.pop_front();
-            out += 1;
         }
-        if in_ready {
-            model.extend(offer.take());
-        }
-        prev_stall = (out_valid && !out_ready).then(|| m.out_data_o());
+        model.extend(src.handshake(in_ready));
         m.tick();
     }
-    Ok(out)
+    // Everything that came out, in order, is what went in.
+    let out = sink.received();
+    prop_assert_eq!(out, &words[..out.len()], "words out");
+    Ok(out.len())
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn skid_matches_reference(p_in in 0u8..=8, p_out in 0u8..=8,
-                              steps in prop::collection::vec(step(), 1..400)) {
-        run(p_in, p_out, &steps)?;
+    fn skid_matches_reference(seed in any::<u64>(), p_in in 0u8..=8, p_out in 0u8..=8,
+                              words in prop::collection::vec(any::<u16>(), 1..400)) {
+        run(seed, p_in, p_out, &words)?;
     }
 }
 
 #[test]
 fn full_throughput_when_never_stalled() {
-    let steps: Vec<Step> = (0..300u16)
-        .map(|data| Step {
-            valid: 0,
-            ready: 0,
-            data,
-        })
-        .collect();
+    let words: Vec<u16> = (0..300).collect();
     // One cycle of latency through the output register, then one word per cycle.
-    let out = run(8, 8, &steps);
+    let out = run(0, 8, 8, &words);
     assert!(
         matches!(out, Ok(299)),
         "expected 299 transfers in 300 cycles, got {out:?}"

@@ -103,6 +103,36 @@ module onerma_fifo #(
     end
   end
 
+`ifndef SYNTHESIS
+  // The stream rules on both sides in every simulation (Verilator `--assert`), so a test of any
+  // top that holds this block also checks its streams. Yosys (synthesis, and formal, where the
+  // bound properties instantiate the same checker) never sees these instances.
+  // A flush withdraws an offered word and empties the FIFO, so the rules restart like after a
+  // reset.
+  logic check_rst_n;
+  assign check_rst_n = rst_ni && !flush_i;
+
+  onerma_stream_check #(
+    .Width($bits(T))
+  ) u_in_check (
+    .clk_i,
+    .rst_ni (check_rst_n),
+    .valid_i(in_valid_i),
+    .ready_i(in_ready_o),
+    .data_i (in_data_i)
+  );
+
+  onerma_stream_check #(
+    .Width($bits(T))
+  ) u_out_check (
+    .clk_i,
+    .rst_ni (check_rst_n),
+    .valid_i(out_valid_o),
+    .ready_i(out_ready_i),
+    .data_i (out_data_o)
+  );
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -117,6 +117,31 @@ module onerma_skid #(
     end
   end
 
+`ifndef SYNTHESIS
+  // The stream rules on both sides in every simulation (Verilator `--assert`), so a test of any
+  // top that holds this block also checks its streams. Yosys (synthesis, and formal, where the
+  // bound properties instantiate the same checker) never sees these instances.
+  onerma_stream_check #(
+    .Width(W)
+  ) u_in_check (
+    .clk_i,
+    .rst_ni,
+    .valid_i(in_valid_i),
+    .ready_i(in_ready_o),
+    .data_i (in_bits)
+  );
+
+  onerma_stream_check #(
+    .Width(W)
+  ) u_out_check (
+    .clk_i,
+    .rst_ni,
+    .valid_i(out_valid_o),
+    .ready_i(out_ready_i),
+    .data_i (W'(out_data_o))
+  );
+`endif
+
 endmodule
 
 `default_nettype wire

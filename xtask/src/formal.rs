@@ -173,11 +173,12 @@ mod tests {
         let s = expand(t, "formal/x.sby", &lib()).expect("expands");
         assert!(s.contains("# {{not expanded}} in a comment\n"));
         assert!(s.contains(
-            "d4: read_slang -j 1 -D FORMAL rtl/common/onerma_fifo.sv \
-             formal/onerma_fifo_props.sv --top onerma_fifo -G Depth=4\n"
+            "d4: read_slang -j 1 -D FORMAL rtl/common/onerma_stream_check.sv \
+             rtl/common/onerma_fifo.sv formal/onerma_fifo_props.sv --top onerma_fifo -G Depth=4\n"
         ));
         assert!(s.ends_with(
-            "[files]\nrtl/common/onerma_fifo.sv rtl/common/onerma_fifo.sv\n\
+            "[files]\nrtl/common/onerma_stream_check.sv rtl/common/onerma_stream_check.sv\n\
+             rtl/common/onerma_fifo.sv rtl/common/onerma_fifo.sv\n\
              formal/onerma_fifo_props.sv formal/onerma_fifo_props.sv\n"
         ));
     }

@@ -4,7 +4,10 @@
 //! decision; the driver adds what both arbiters share: the grant freeze while stalled, the
 //! ready/valid rules, payload routing, and the observed fairness bound.
 
+use onerma_rtl_tests::{RuleMonitor, Sink, Source, Throttle};
 use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 pub const MAX_N: usize = 4;
 
@@ -78,23 +81,6 @@ pub fn first_from(valid: &[bool], start: usize) -> Option<usize> {
     (0..n).map(|k| (start + k) % n).find(|&i| valid[i])
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct Step {
-    pub valid: [u8; MAX_N],
-    pub data: [u16; MAX_N],
-    pub ready: u8,
-}
-
-pub fn step() -> impl Strategy<Value = Step> {
-    (any::<[u8; MAX_N]>(), any::<[u16; MAX_N]>(), any::<u8>())
-        .prop_map(|(valid, data, ready)| Step { valid, data, ready })
-}
-
-/// `p` in 0..=8 eighths; 0 = never, 8 = always.
-pub fn hit(raw: u8, p: u8) -> bool {
-    (raw % 8) < p
-}
-
 /// What a run observed, for tests that look beyond the per-cycle checks.
 #[derive(Debug, Default)]
 pub struct Stats {
@@ -109,17 +95,35 @@ struct Wait {
     others: usize,
 }
 
+fn fail(e: impl std::fmt::Display) -> TestCaseError {
+    TestCaseError::fail(e.to_string())
+}
+
+/// `cycles` cycles with random payloads: input `i` willing `p_in[i]`/8 of the cycles, the output
+/// ready `p_out`/8.
 pub fn run<D: Dut, P: Policy>(
     policy: &mut P,
+    seed: u64,
     p_in: &[u8; MAX_N],
     p_out: u8,
-    steps: &[Step],
+    cycles: usize,
 ) -> Result<Stats, TestCaseError> {
     let n = D::N;
     let mask = (1u64 << D::WIDTH) - 1;
     let mut m = D::fresh();
-    let mut offers: Vec<Option<u64>> = vec![None; n];
-    let mut frozen: Option<(usize, u64)> = None;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut sources = Vec::new();
+    for (i, &p) in p_in.iter().enumerate().take(n) {
+        let mut src =
+            Source::new(Throttle::eighths(seed.wrapping_add(i as u64 + 1), p).map_err(fail)?);
+        for _ in 0..cycles {
+            src.push(u64::from(rng.random::<u16>()) & mask);
+        }
+        sources.push(src);
+    }
+    let mut sink = Sink::new(Throttle::eighths(seed ^ 0x9e37, p_out).map_err(fail)?);
+    // The output word is the pair (index, data): both must hold while stalled.
+    let mut rule = RuleMonitor::new("arbiter out");
     let mut waits: Vec<Wait> = (0..n)
         .map(|_| Wait {
             active: false,
@@ -128,12 +132,8 @@ pub fn run<D: Dut, P: Policy>(
         })
         .collect();
     let mut stats = Stats::default();
-    for (cycle, s) in steps.iter().enumerate() {
-        for (i, offer) in offers.iter_mut().enumerate() {
-            if offer.is_none() && hit(s.valid[i], p_in[i]) {
-                *offer = Some(u64::from(s.data[i]) & mask);
-            }
-        }
+    for cycle in 0..cycles as u64 {
+        let offers: Vec<Option<u64>> = sources.iter_mut().map(|s| s.offer().copied()).collect();
         let valid: Vec<bool> = offers.iter().map(Option::is_some).collect();
         let valid_bits = valid
             .iter()
@@ -142,32 +142,22 @@ pub fn run<D: Dut, P: Policy>(
         let data_bits = offers.iter().enumerate().fold(0u64, |acc, (i, o)| {
             acc | (o.unwrap_or(0) << (i as u32 * D::WIDTH))
         });
-        let out_ready = hit(s.ready, p_out);
+        let out_ready = sink.ready();
         m.drive(valid_bits, data_bits, out_ready);
         m.eval();
+        // The grant frozen on the output since last cycle, if any.
+        let frozen = rule.stalled().copied();
+        rule.check(
+            cycle,
+            m.out_valid(),
+            out_ready,
+            &(m.out_idx(), m.out_data()),
+        )
+        .map_err(fail)?;
 
         let any = valid.iter().any(|&v| v);
         prop_assert_eq!(m.out_valid(), any, "out_valid_o at cycle {}", cycle);
-        if let Some((idx, data)) = frozen {
-            // Output stream rule: winner and payload frozen until the transfer.
-            prop_assert!(
-                m.out_valid(),
-                "valid dropped while stalled, cycle {}",
-                cycle
-            );
-            prop_assert_eq!(
-                m.out_idx(),
-                idx,
-                "grant moved while stalled, cycle {}",
-                cycle
-            );
-            prop_assert_eq!(
-                m.out_data(),
-                data,
-                "payload changed while stalled, cycle {}",
-                cycle
-            );
-        } else if any {
+        if frozen.is_none() && any {
             prop_assert_eq!(
                 m.out_idx(),
                 policy.pick(&valid),
@@ -228,11 +218,12 @@ pub fn run<D: Dut, P: Policy>(
         }
 
         policy.end_cycle(&valid, xfer.then_some(winner));
-        if xfer {
-            offers[winner] = None;
+        if sink.handshake(m.out_valid().then_some(winner)) {
             stats.transfers.push(winner);
         }
-        frozen = (m.out_valid() && !out_ready).then(|| (winner, m.out_data()));
+        for (i, src) in sources.iter_mut().enumerate() {
+            src.handshake(xfer && winner == i);
+        }
         m.tick();
     }
     Ok(stats)

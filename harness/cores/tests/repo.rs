@@ -75,11 +75,14 @@ fn each_file_belongs_to_one_core() {
 }
 
 #[test]
-fn fifo_sim_is_the_fifo_alone() {
+fn fifo_sim_is_the_fifo_and_its_stream_checker() {
     let r = lib()
         .resolve("onerma:common:fifo", "sim")
         .expect("resolves");
-    assert_eq!(r.sources(), ["rtl/common/onerma_fifo.sv"]);
+    assert_eq!(
+        r.sources(),
+        ["rtl/common/onerma_stream_check.sv", "rtl/common/onerma_fifo.sv"]
+    );
     assert_eq!(r.toplevel.as_deref(), Some("onerma_fifo"));
 }
 

@@ -17,6 +17,8 @@ const RESERVED: &[&str] = &[
     "cycle",
     "trace_start",
     "trace_stop",
+    "try_eval",
+    "try_tick",
     "default",
     "drop",
 ];
@@ -76,6 +78,9 @@ pub fn cpp_shim(model: &str, ports: &[Port]) -> String {
     let _ = writeln!(
         s,
         "void* {new}() {{\n  Handle* h = new Handle;\n  h->ctx = new VerilatedContext;\n  \
+         // A failed assertion ($error, $stop) marks the context instead of aborting the\n  \
+         // process; eval reports it so Rust can fail the one test that hit it.\n  \
+         h->ctx->fatalOnError(false);\n  \
          // Must precede model construction or the model never registers its signals.\n  \
          h->ctx->traceEverOn(true);\n  h->top = new {class}(h->ctx, \"TOP\");\n  \
          h->vcd = nullptr;\n  return h;\n}}\n",
@@ -96,8 +101,12 @@ pub fn cpp_shim(model: &str, ports: &[Port]) -> String {
     );
     let _ = writeln!(
         s,
-        "void {eval}(void* p, uint64_t t) {{\n  Handle* h = static_cast<Handle*>(p);\n  \
-         h->ctx->time(t);\n  h->top->eval();\n  if (h->vcd) h->vcd->dump(t);\n}}\n",
+        "int {eval}(void* p, uint64_t t) {{\n  Handle* h = static_cast<Handle*>(p);\n  \
+         // $error/$stop mark the thread's current context, which is the last one constructed\n  \
+         // on this thread unless set here: with several models the flag would land on another.\n  \
+         Verilated::threadContextp(h->ctx);\n  \
+         h->ctx->time(t);\n  h->top->eval();\n  if (h->vcd) h->vcd->dump(t);\n  \
+         return h->ctx->gotError() ? 1 : 0;\n}}\n",
         eval = sym(model, "eval")
     );
     let _ = writeln!(
@@ -147,7 +156,7 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
          unsafe extern \"C\" {{\n\
          fn {new}() -> *mut c_void;\n\
          fn {del}(h: *mut c_void);\n\
-         fn {eval}(h: *mut c_void, t: u64);\n\
+         fn {eval}(h: *mut c_void, t: u64) -> i32;\n\
          fn {open}(h: *mut c_void, path: *const c_char, t: u64) -> i32;\n\
          fn {close}(h: *mut c_void);\n\
          fn {port}(h: *mut c_void, idx: u32) -> *mut c_void;\n\
@@ -166,7 +175,9 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
          ///\n\
          /// Ports are plain memory shared with the C++ model: setters and getters are\n\
          /// loads/stores, only [`Model::eval`] and [`Model::tick`] call into C++.\n\
-         pub struct Model {{\n    h: *mut c_void,\n    cycle: u64,\n    time: u64,"
+         pub struct Model {{\n    h: *mut c_void,\n    cycle: u64,\n    time: u64,\n    \
+         /// Cycle at which a simulation assertion first failed (sticky).\n    \
+         failed_at: Option<u64>,"
     );
     for p in ports {
         let ty = p.rust_scalar().unwrap_or("u32");
@@ -193,7 +204,7 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
          // member `i`, which lives as long as the handle.\n        \
          let h = unsafe {{ {new}() }};\n        \
          assert!(!h.is_null(), \"Verilator model allocation failed\");\n        \
-         let mut m = Self {{\n            h,\n            cycle: 0,\n            time: 0,",
+         let mut m = Self {{\n            h,\n            cycle: 0,\n            time: 0,\n            failed_at: None,",
         new = sym(model, "new")
     );
     for (i, p) in ports.iter().enumerate() {
@@ -209,14 +220,28 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
         s,
         "    /// Number of [`Model::tick`] calls so far (rising edges of `clk_i`).\n\
          pub fn cycle(&self) -> u64 {{\n        self.cycle\n    }}\n\n\
-         /// Evaluate the model after changing inputs; dumps a trace step when tracing.\n\
-         pub fn eval(&mut self) {{\n        self.eval_at(self.cycle * 10 + 1);\n    }}\n\n\
+         /// Evaluate the model after changing inputs; dumps a trace step when tracing.\n    \
+         ///\n    /// # Panics\n    /// If a simulation assertion has failed (see [`Model::try_eval`]).\n\
+         pub fn eval(&mut self) {{\n        \
+         if let Err(e) = self.try_eval() {{\n            panic!(\"{{e}}\");\n        }}\n    }}\n\n\
+         /// [`Model::eval`] that returns a failed simulation assertion (Verilator `--assert`:\n    \
+         /// an `assert`, `$error` or `$stop` in the RTL) as an error. The model stays failed.\n    \
+         ///\n    /// # Errors\n    /// [`onerma_vbridge::BridgeError::Assertion`] from the first failure on.\n\
+         pub fn try_eval(&mut self) -> Result<(), onerma_vbridge::BridgeError> {{\n        \
+         self.eval_at(self.cycle * 10 + 1);\n        self.status()\n    }}\n\n\
+         fn status(&self) -> Result<(), onerma_vbridge::BridgeError> {{\n        \
+         match self.failed_at {{\n            \
+         None => Ok(()),\n            \
+         Some(cycle) => Err(onerma_vbridge::BridgeError::Assertion {{ model: \"{model}\".into(), cycle }}),\n        \
+         }}\n    }}\n\n\
          // Trace time is 10 units per cycle (rising edge of cycle n at 10n); evals between\n\
          // ticks take the next free unit so VCD time stays strictly increasing.\n\
          fn eval_at(&mut self, t: u64) {{\n        \
          self.time = if t > self.time {{ t }} else {{ self.time + 1 }};\n        \
          // SAFETY: `h` is live for the lifetime of `self`.\n        \
-         unsafe {{ {eval}(self.h, self.time) }}\n    }}\n",
+         let failed = unsafe {{ {eval}(self.h, self.time) }} != 0;\n        \
+         if failed && self.failed_at.is_none() {{\n            \
+         self.failed_at = Some(self.cycle);\n        }}\n    }}\n",
         eval = sym(model, "eval")
     );
     let _ = writeln!(
@@ -243,10 +268,15 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
             "    /// One clock cycle: `clk_i` low, eval, `clk_i` high, eval. Inputs set before\n    \
              /// the call are sampled at this rising edge; afterwards outputs show the\n    \
              /// post-edge state.\n\
+             ///\n    /// # Panics\n    /// If a simulation assertion has failed (see [`Model::try_tick`]).\n\
              pub fn tick(&mut self) {{\n        \
+             if let Err(e) = self.try_tick() {{\n            panic!(\"{{e}}\");\n        }}\n    }}\n\n\
+             /// [`Model::tick`] that returns a failed simulation assertion as an error.\n    \
+             ///\n    /// # Errors\n    /// [`onerma_vbridge::BridgeError::Assertion`] from the first failure on.\n\
+             pub fn try_tick(&mut self) -> Result<(), onerma_vbridge::BridgeError> {{\n        \
              self.set_clk_i(0);\n        self.eval_at(self.cycle * 10 + 5);\n        \
              self.set_clk_i(1);\n        self.eval_at(self.cycle * 10 + 10);\n        \
-             self.cycle += 1;\n    }}\n"
+             self.cycle += 1;\n        self.status()\n    }}\n"
         );
     }
     if resettable {

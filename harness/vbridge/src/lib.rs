@@ -67,6 +67,11 @@ pub enum BridgeError {
     Compile { top: String, message: String },
     #[error("cannot open trace file {path}")]
     Trace { path: PathBuf },
+    #[error(
+        "model `{model}`: a simulation assertion failed in cycle {cycle} (the %Error line \
+         printed by Verilator names it)"
+    )]
+    Assertion { model: String, cycle: u64 },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BridgeError + '_ {
@@ -161,6 +166,9 @@ const VERILATOR_FLAGS: &[&str] = &[
     "--x-initial",
     "fast",
     "--trace",
+    // Evaluate the RTL's assertions (the stream rules of onerma_stream_check) in every test
+    // build; a failure reaches Rust through `try_tick` / a panic of `tick`.
+    "--assert",
 ];
 const RUNTIME_SOURCES: &[&str] = &[
     "verilated.cpp",
