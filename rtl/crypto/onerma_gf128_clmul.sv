@@ -9,6 +9,13 @@
 /// copies of each operand (separate flops, onerma_dup_reg) and copy c only feeds the product bits
 /// [c * SliceW, (c + 1) * SliceW): each flop drives about 128 / Slices terms. As one flop per
 /// coefficient that net was the GHASH critical path (9.4 ns of routing, docs/crypto.md).
+///
+/// Coding: each group partial is built from windows, one per operand copy, each the bits of
+/// the partial that fall into that copy's product slice (at most SliceW <= 64 bits) and
+/// computed from that copy alone. Every partial bit is the same XOR of AND terms as a full-width
+/// shift-and-XOR per copy followed by masking (same netlist after constant propagation), but a
+/// simulator evaluates a window in one or two machine words instead of shifting and masking
+/// 135-bit vectors per term and copy (the GCM engine spent most of its simulation time there).
 module onerma_gf128_clmul #(
   /// Coefficients of a (a multiple of GroupW).
   parameter int unsigned Width  = 128,
@@ -29,37 +36,44 @@ module onerma_gf128_clmul #(
   if (Width % GroupW != 0) begin : g_bad_param
     $error("onerma_gf128_clmul: Width must be a multiple of GroupW");
   end
+  if (SliceW > 64) begin : g_bad_slices
+    $error("onerma_gf128_clmul: a product slice must fit 64 bits (raise Slices)");
+  end
 
-  for (genvar g = 0; g < Groups; g++) begin : g_group
-    logic [PartW-1:0] part [Slices];
+  for (genvar c = 0; c < Slices; c++) begin : g_copy
+    // b of this copy with GroupW - 1 zeros below and above: partial bit m of term t is
+    // b[m - t] = b_pad[m - t + GroupW - 1], always inside the padded vector. A copy only feeds
+    // its own product slice, so some of its bits have no load (as in synthesis).
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [127+2*(GroupW-1):0] b_pad;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign b_pad = {(GroupW-1)'(0), b_i[c], (GroupW-1)'(0)};
 
-    for (genvar c = 0; c < Slices; c++) begin : g_slice
-      // Product bit k = GroupW * g + m of this group comes from copy k / SliceW.
-      localparam logic [PartW-1:0] Mask =
-        part_mask(int'(c * SliceW) - int'(GroupW * g), int'((c + 1) * SliceW) - int'(GroupW * g));
+    for (genvar g = 0; g < Groups; g++) begin : g_group
+      // Partial bits [Lo, Hi) belong to product slice c (product bit GroupW * g + m).
+      localparam int Lo = (int'(c * SliceW) - int'(GroupW * g) > 0)
+                        ? int'(c * SliceW) - int'(GroupW * g) : 0;
+      localparam int Hi = (int'((c + 1) * SliceW) - int'(GroupW * g) < int'(PartW))
+                        ? int'((c + 1) * SliceW) - int'(GroupW * g) : int'(PartW);
 
-      logic [PartW-1:0] terms [GroupW];
-      logic [PartW-1:0] sum;
+      if (Lo < Hi) begin : g_win
+        logic [Hi-Lo-1:0] terms [GroupW];
+        logic [Hi-Lo-1:0] sum;
 
-      for (genvar t = 0; t < GroupW; t++) begin : g_term
-        assign terms[t] = a_i[c][GroupW*g+t] ? (PartW'(b_i[c]) << t) : '0;
-      end
+        for (genvar t = 0; t < GroupW; t++) begin : g_term
+          assign terms[t] = {(Hi - Lo){a_i[c][GroupW*g+t]}}
+                          & b_pad[Hi - 1 - t + GroupW - 1 : Lo - t + GroupW - 1];
+        end
 
-      onerma_xor_tree #(
-        .Width(PartW),
-        .N    (GroupW)
-      ) u_tree (
-        .in_i (terms),
-        .out_o(sum)
-      );
+        onerma_xor_tree #(
+          .Width(Hi - Lo),
+          .N    (GroupW)
+        ) u_tree (
+          .in_i (terms),
+          .out_o(sum)
+        );
 
-      assign part[c] = sum & Mask;
-    end
-
-    always_comb begin
-      p_o[g] = '0;
-      for (int unsigned c = 0; c < Slices; c++) begin
-        p_o[g] = p_o[g] | part[c];
+        assign p_o[g][Hi-1:Lo] = sum;
       end
     end
   end
