@@ -10,12 +10,12 @@
 /// [c * SliceW, (c + 1) * SliceW): each flop drives about 128 / Slices terms. As one flop per
 /// coefficient that net was the GHASH critical path (9.4 ns of routing, docs/crypto.md).
 ///
-/// Coding: each group partial is built from windows, one per operand copy, each the bits of
-/// the partial that fall into that copy's product slice (at most SliceW <= 64 bits) and
-/// computed from that copy alone. Every partial bit is the same XOR of AND terms as a full-width
-/// shift-and-XOR per copy followed by masking (same netlist after constant propagation), but a
-/// simulator evaluates a window in one or two machine words instead of shifting and masking
-/// 135-bit vectors per term and copy (the GCM engine spent most of its simulation time there).
+/// Coding: each group partial is built from windows of at most 64 bits, each inside one operand
+/// copy's product slice and computed from that copy alone. Every partial bit is the same XOR of
+/// AND terms as a full-width shift-and-XOR per copy followed by masking (same netlist after
+/// constant propagation), but a simulator evaluates a window in one or two machine words instead
+/// of shifting and masking 135-bit vectors per term and copy (the GCM engine spent most of its
+/// simulation time there).
 module onerma_gf128_clmul #(
   /// Coefficients of a (a multiple of GroupW).
   parameter int unsigned Width  = 128,
@@ -36,9 +36,6 @@ module onerma_gf128_clmul #(
   if (Width % GroupW != 0) begin : g_bad_param
     $error("onerma_gf128_clmul: Width must be a multiple of GroupW");
   end
-  if (SliceW > 64) begin : g_bad_slices
-    $error("onerma_gf128_clmul: a product slice must fit 64 bits (raise Slices)");
-  end
 
   for (genvar c = 0; c < Slices; c++) begin : g_copy
     // b of this copy with GroupW - 1 zeros below and above: partial bit m of term t is
@@ -56,24 +53,30 @@ module onerma_gf128_clmul #(
       localparam int Hi = (int'((c + 1) * SliceW) - int'(GroupW * g) < int'(PartW))
                         ? int'((c + 1) * SliceW) - int'(GroupW * g) : int'(PartW);
 
-      if (Lo < Hi) begin : g_win
-        logic [Hi-Lo-1:0] terms [GroupW];
-        logic [Hi-Lo-1:0] sum;
+      // In chunks of at most 64 bits (one machine word in a simulator).
+      for (genvar j = 0; j < (PartW + 63) / 64; j++) begin : g_chunk
+        localparam int CLo = Lo + 64 * j;
+        localparam int CHi = (CLo + 64 < Hi) ? CLo + 64 : Hi;
 
-        for (genvar t = 0; t < GroupW; t++) begin : g_term
-          assign terms[t] = {(Hi - Lo){a_i[c][GroupW*g+t]}}
-                          & b_pad[Hi - 1 - t + GroupW - 1 : Lo - t + GroupW - 1];
+        if (CLo < CHi) begin : g_win
+          logic [CHi-CLo-1:0] terms [GroupW];
+          logic [CHi-CLo-1:0] sum;
+
+          for (genvar t = 0; t < GroupW; t++) begin : g_term
+            assign terms[t] = {(CHi - CLo){a_i[c][GroupW*g+t]}}
+                            & b_pad[CHi - 1 - t + GroupW - 1 : CLo - t + GroupW - 1];
+          end
+
+          onerma_xor_tree #(
+            .Width(CHi - CLo),
+            .N    (GroupW)
+          ) u_tree (
+            .in_i (terms),
+            .out_o(sum)
+          );
+
+          assign p_o[g][CHi-1:CLo] = sum;
         end
-
-        onerma_xor_tree #(
-          .Width(Hi - Lo),
-          .N    (GroupW)
-        ) u_tree (
-          .in_i (terms),
-          .out_o(sum)
-        );
-
-        assign p_o[g][Hi-1:Lo] = sum;
       end
     end
   end

@@ -24,21 +24,19 @@ package onerma_gf128_pkg;
   localparam int unsigned PartW = GroupW + 127;
   /* verilator lint_on UNUSEDPARAM */
 
-  /// Bit reversal of a 32-bit word by swapping halves, bytes, nibbles, pairs and bits. Pure
-  /// wiring like a bit loop (the masks and shifts are constants), but a simulator evaluates it
-  /// in a few word operations instead of 32 single-bit ones.
-  function automatic logic [31:0] rev32(input logic [31:0] v);
-    logic [31:0] r;
-    r = {v[15:0], v[31:16]};
-    r = {r[23:16], r[31:24], r[7:0], r[15:8]};
-    r = ((r >> 4) & 32'h0f0f_0f0f) | ((r & 32'h0f0f_0f0f) << 4);
-    r = ((r >> 2) & 32'h3333_3333) | ((r & 32'h3333_3333) << 2);
-    r = ((r >> 1) & 32'h5555_5555) | ((r & 32'h5555_5555) << 1);
-    return r;
-  endfunction
-
+  /// Bit reversal, as bit selects only (wiring). A loop per 32-bit word rather than one over all
+  /// 128 bits: Verilator unrolls the short loops into straight-line code, where it ran the
+  /// 128-step loop at run time. Swapping halves, bytes, nibbles, ... with constant masks is
+  /// fewer simulator operations but changed the ECP5 mapping of the mux in front of GHASH's
+  /// operand register (+225 LUT4 on ghash_pipe), so it is not used.
   function automatic logic [127:0] rev128(input logic [127:0] v);
-    return {rev32(v[31:0]), rev32(v[63:32]), rev32(v[95:64]), rev32(v[127:96])};
+    logic [127:0] r;
+    for (int w = 0; w < 4; w++) begin
+      for (int i = 0; i < 32; i++) begin
+        r[32*w + i] = v[127 - 32*w - i];
+      end
+    end
+    return r;
   endfunction
 
   /// c (a polynomial of degree <= 254) modulo P = x^128 + x^7 + x^2 + x + 1: the part at and
