@@ -556,9 +556,11 @@ module onerma_gcm_engine #(
     onerma_dup_reg #(.Width(1)) u_xks (.clk_i, .rst_ni, .d_i(xks_d), .q_o(xks_q[c]));
   end
 
+  // A slice per copy (not a loop over bits: a simulator then ANDs whole words).
   always_comb begin
-    for (int unsigned i = 0; i < 128; i++) begin
-      ks_sel[i] = ks_data[i] & xks_q[i / (128 / XksCopies)];
+    for (int unsigned c = 0; c < XksCopies; c++) begin
+      ks_sel[c*(128/XksCopies) +: 128/XksCopies] =
+        ks_data[c*(128/XksCopies) +: 128/XksCopies] & {(128/XksCopies){xks_q[c]}};
     end
   end
 

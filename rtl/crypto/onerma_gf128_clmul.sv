@@ -9,6 +9,13 @@
 /// copies of each operand (separate flops, onerma_dup_reg) and copy c only feeds the product bits
 /// [c * SliceW, (c + 1) * SliceW): each flop drives about 128 / Slices terms. As one flop per
 /// coefficient that net was the GHASH critical path (9.4 ns of routing, docs/crypto.md).
+///
+/// Coding: each group partial is built from windows of at most 64 bits, each inside one operand
+/// copy's product slice and computed from that copy alone. Every partial bit is the same XOR of
+/// AND terms as a full-width shift-and-XOR per copy followed by masking (same netlist after
+/// constant propagation), but a simulator evaluates a window in one or two machine words instead
+/// of shifting and masking 135-bit vectors per term and copy (the GCM engine spent most of its
+/// simulation time there).
 module onerma_gf128_clmul #(
   /// Coefficients of a (a multiple of GroupW).
   parameter int unsigned Width  = 128,
@@ -30,36 +37,46 @@ module onerma_gf128_clmul #(
     $error("onerma_gf128_clmul: Width must be a multiple of GroupW");
   end
 
-  for (genvar g = 0; g < Groups; g++) begin : g_group
-    logic [PartW-1:0] part [Slices];
+  for (genvar c = 0; c < Slices; c++) begin : g_copy
+    // b of this copy with GroupW - 1 zeros below and above: partial bit m of term t is
+    // b[m - t] = b_pad[m - t + GroupW - 1], always inside the padded vector. A copy only feeds
+    // its own product slice, so some of its bits have no load (as in synthesis).
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [127+2*(GroupW-1):0] b_pad;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign b_pad = {(GroupW-1)'(0), b_i[c], (GroupW-1)'(0)};
 
-    for (genvar c = 0; c < Slices; c++) begin : g_slice
-      // Product bit k = GroupW * g + m of this group comes from copy k / SliceW.
-      localparam logic [PartW-1:0] Mask =
-        part_mask(int'(c * SliceW) - int'(GroupW * g), int'((c + 1) * SliceW) - int'(GroupW * g));
+    for (genvar g = 0; g < Groups; g++) begin : g_group
+      // Partial bits [Lo, Hi) belong to product slice c (product bit GroupW * g + m).
+      localparam int Lo = (int'(c * SliceW) - int'(GroupW * g) > 0)
+                        ? int'(c * SliceW) - int'(GroupW * g) : 0;
+      localparam int Hi = (int'((c + 1) * SliceW) - int'(GroupW * g) < int'(PartW))
+                        ? int'((c + 1) * SliceW) - int'(GroupW * g) : int'(PartW);
 
-      logic [PartW-1:0] terms [GroupW];
-      logic [PartW-1:0] sum;
+      // In chunks of at most 64 bits (one machine word in a simulator).
+      for (genvar j = 0; j < (PartW + 63) / 64; j++) begin : g_chunk
+        localparam int CLo = Lo + 64 * j;
+        localparam int CHi = (CLo + 64 < Hi) ? CLo + 64 : Hi;
 
-      for (genvar t = 0; t < GroupW; t++) begin : g_term
-        assign terms[t] = a_i[c][GroupW*g+t] ? (PartW'(b_i[c]) << t) : '0;
-      end
+        if (CLo < CHi) begin : g_win
+          logic [CHi-CLo-1:0] terms [GroupW];
+          logic [CHi-CLo-1:0] sum;
 
-      onerma_xor_tree #(
-        .Width(PartW),
-        .N    (GroupW)
-      ) u_tree (
-        .in_i (terms),
-        .out_o(sum)
-      );
+          for (genvar t = 0; t < GroupW; t++) begin : g_term
+            assign terms[t] = {(CHi - CLo){a_i[c][GroupW*g+t]}}
+                            & b_pad[CHi - 1 - t + GroupW - 1 : CLo - t + GroupW - 1];
+          end
 
-      assign part[c] = sum & Mask;
-    end
+          onerma_xor_tree #(
+            .Width(CHi - CLo),
+            .N    (GroupW)
+          ) u_tree (
+            .in_i (terms),
+            .out_o(sum)
+          );
 
-    always_comb begin
-      p_o[g] = '0;
-      for (int unsigned c = 0; c < Slices; c++) begin
-        p_o[g] = p_o[g] | part[c];
+          assign p_o[g][CHi-1:CLo] = sum;
+        end
       end
     end
   end

@@ -32,6 +32,10 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
     ),
     ("gcm_latency_cycles", crate::gcm_bench::latency_cycles),
     ("gcm_sim_cycles_per_s", crate::gcm_bench::sim_cycles_per_s),
+    (
+        "gcm_iter_sim_cycles_per_s",
+        crate::gcm_bench::iter_sim_cycles_per_s,
+    ),
     ("model_ops_per_s_2nic", model_ops_per_s_2nic),
     ("model_ops_per_s_40nic", model_ops_per_s_40nic),
 ];

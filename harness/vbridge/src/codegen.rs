@@ -19,6 +19,7 @@ const RESERVED: &[&str] = &[
     "trace_stop",
     "try_eval",
     "try_tick",
+    "set_assertions",
     "default",
     "drop",
 ];
@@ -111,6 +112,12 @@ pub fn cpp_shim(model: &str, ports: &[Port]) -> String {
     );
     let _ = writeln!(
         s,
+        "void {asrt}(void* p, int on) {{\n  Handle* h = static_cast<Handle*>(p);\n  \
+         h->ctx->assertOn(on != 0);\n}}\n",
+        asrt = sym(model, "assertions")
+    );
+    let _ = writeln!(
+        s,
         "int {open}(void* p, const char* path, uint64_t t) {{\n  Handle* h = static_cast<Handle*>(p);\n  \
          {close}(p);\n  h->vcd = new VerilatedVcdC;\n  h->top->trace(h->vcd, 99);\n  \
          h->vcd->open(path);\n  if (!h->vcd->isOpen()) {{\n    delete h->vcd;\n    \
@@ -157,6 +164,7 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
          fn {new}() -> *mut c_void;\n\
          fn {del}(h: *mut c_void);\n\
          fn {eval}(h: *mut c_void, t: u64) -> i32;\n\
+         fn {asrt}(h: *mut c_void, on: i32);\n\
          fn {open}(h: *mut c_void, path: *const c_char, t: u64) -> i32;\n\
          fn {close}(h: *mut c_void);\n\
          fn {port}(h: *mut c_void, idx: u32) -> *mut c_void;\n\
@@ -164,6 +172,7 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
         new = sym(model, "new"),
         del = sym(model, "delete"),
         eval = sym(model, "eval"),
+        asrt = sym(model, "assertions"),
         open = sym(model, "trace_open"),
         close = sym(model, "trace_close"),
         port = sym(model, "port"),
@@ -243,6 +252,16 @@ pub fn rust_module(model: &str, top: &str, ports: &[Port]) -> String {
          if failed && self.failed_at.is_none() {{\n            \
          self.failed_at = Some(self.cycle);\n        }}\n    }}\n",
         eval = sym(model, "eval")
+    );
+    let _ = writeln!(
+        s,
+        "    /// Switch the model's simulation assertions (SVA, immediate assertions, `unique`\n    \
+         /// and `priority` checks) on or off; on by default. Benchmarks switch them off to\n    \
+         /// time the design alone; tests keep them on.\n\
+         pub fn set_assertions(&mut self, on: bool) {{\n        \
+         // SAFETY: `h` is live for the lifetime of `self`.\n        \
+         unsafe {{ {asrt}(self.h, i32::from(on)) }}\n    }}\n",
+        asrt = sym(model, "assertions")
     );
     let _ = writeln!(
         s,

@@ -157,18 +157,22 @@ pub fn load_specs(dir: &Path, cores: &onerma_cores::Library) -> Result<Vec<TopSp
 
 /// Flags shared by every C++ compile; part of the cache key.
 const CXX_FLAGS: &[&str] = &["-std=c++17", "-faligned-new", "-O2", "-w"];
+/// `--assert`: simulation assertions (the stream rules of onerma_stream_check among them) are
+/// compiled in and on by default, and a failure reaches Rust through `try_tick` / a panic of
+/// `tick`; a benchmark switches them off at run time (`Model::set_assertions(false)`), which
+/// leaves one predictable branch per check, so one build serves both and nothing is compiled
+/// twice.
+/// `-O3 --x-assign fast --x-initial fast`: Verilator's fastest code (docs/performance.md).
 const VERILATOR_FLAGS: &[&str] = &[
     "--cc",
     "-Wall",
+    "--assert",
     "-O3",
     "--x-assign",
     "fast",
     "--x-initial",
     "fast",
     "--trace",
-    // Evaluate the RTL's assertions (the stream rules of onerma_stream_check) in every test
-    // build; a failure reaches Rust through `try_tick` / a panic of `tick`.
-    "--assert",
 ];
 const RUNTIME_SOURCES: &[&str] = &[
     "verilated.cpp",
@@ -403,7 +407,16 @@ fn build_top(
     }
     let header = format!("V{}.h", spec.name);
     let (entry, objects) = cached_entry(cache, &spec.name, &h.hex(), |dir| {
-        verilate_and_compile(tc, repo_root, spec, dir)
+        let t = std::time::Instant::now();
+        let objs = verilate_and_compile(tc, repo_root, spec, dir)?;
+        // Plain stdout of a build script (target/<profile>/build/<pkg>-*/output): the build
+        // time of each model, for finding the ones that dominate a clean build.
+        println!(
+            "onerma-vbridge: built {} in {:.1} s",
+            spec.name,
+            t.elapsed().as_secs_f64()
+        );
+        Ok(objs)
     })?;
     let header_path = entry.join(&header);
     let text = std::fs::read_to_string(&header_path).map_err(io_err(&header_path))?;
@@ -528,8 +541,12 @@ pub fn build_all(
     let tc = toolchain()?;
     let cache = cache_root(out_dir);
     std::fs::create_dir_all(&cache).map_err(io_err(&cache))?;
+    // Largest tops first (source count as the size estimate): with a few workers a big model
+    // started last would otherwise run alone at the end of a clean build.
+    let mut by_size: Vec<&TopSpec> = specs.iter().collect();
+    by_size.sort_by_key(|s| std::cmp::Reverse(s.sources.len()));
     let jobs: Vec<Job> = std::iter::once(Job::Runtime)
-        .chain(specs.iter().map(Job::Top))
+        .chain(by_size.into_iter().map(Job::Top))
         .collect();
     let workers = std::env::var("NUM_JOBS")
         .ok()
@@ -655,6 +672,8 @@ mod tests {
         assert!(rs.contains("pub fn q_o(&self) -> u64"));
         assert!(!rs.contains("set_q_o"));
         assert!(rs.contains("pub fn tick(&mut self)"));
+        assert!(rs.contains("pub fn set_assertions(&mut self, on: bool)"));
+        assert!(codegen::cpp_shim("probe", &ports).contains("assertOn(on != 0)"));
         assert!(rs.contains("pub fn reset(&mut self, cycles: u32)"));
         let comb = parse_ports("VL_IN8(&a_i,0,0);\nVL_OUT8(&y_o,0,0);").expect("parse");
         let rs = codegen::rust_module("comb", "c", &comb);
