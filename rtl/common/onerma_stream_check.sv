@@ -42,6 +42,10 @@ module onerma_stream_check #(
     end
   end
 `else
+  // Assume only matters to a proof.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam bit UnusedAssume = Assume;
+  /* verilator lint_on UNUSEDPARAM */
   logic unused;
   assign unused = ^{clk_i, rst_ni, valid_i, ready_i, data_i};
 `endif
