@@ -559,7 +559,15 @@ mod tests {
     #[test]
     fn desc_fields_tile_the_port() {
         // Every field at its offset, nothing overlapping: all-ones fields fill exactly 393 bits.
-        let w = pack_desc(&[u32::MAX; 4], &[u32::MAX; 3], 0xffff, 0xffff, true, &[u32::MAX; 4], 0xff);
+        let w = pack_desc(
+            &[u32::MAX; 4],
+            &[u32::MAX; 3],
+            0xffff,
+            0xffff,
+            true,
+            &[u32::MAX; 4],
+            0xff,
+        );
         let ones: u32 = w.iter().map(|x| x.count_ones()).sum();
         assert_eq!(ones, 393);
         assert_eq!(w[DESC_WORDS - 1], (1 << (393 - 32 * 12)) - 1);
