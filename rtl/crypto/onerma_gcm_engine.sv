@@ -23,18 +23,14 @@
 /// (onerma_gcm_pool does). din_t has no parameter and lives in onerma_gcm_pkg. None of them is a
 /// layout of spec/layouts.json: those are host and wire formats with a fixed byte size.
 ///
-/// Structure (one stage per module):
-///
-///   desc -> onerma_gcm_desc -> onerma_gcm_issuer -> onerma_aes_core -> onerma_gcm_sort
-///                                 |  start           (0^128, J0, CTR)      |  H   |  mask  |  ks
-///                                 v                                        v      |        |
-///                          info FIFO, exp FIFO                  onerma_ghash_powers|        |
-///                                 |        |                        + power FIFO  |        |
-///   din ----------------> onerma_gcm_data <-------------------------------|-------|--------+
-///                            |  dout   |  blocks                          v       |
-///                            v         +----------------------------> onerma_ghash|
-///                          dout                                           | S     v
-///                                          exp FIFO --------------> onerma_gcm_tag -> res
+/// Structure, one stage per module, wired here:
+///   desc -> onerma_gcm_desc -> onerma_gcm_issuer -> onerma_aes_core -> onerma_gcm_sort, which
+///           splits the AES results: H         -> onerma_ghash_powers -> power FIFO -> onerma_ghash
+///                                   mask      -> onerma_gcm_tag
+///                                   keystream -> onerma_gcm_data
+///   issuer start: info FIFO -> onerma_gcm_data; expected-tag skid + FIFO -> onerma_gcm_tag
+///   din -> onerma_gcm_data -> dout, and its GHASH blocks -> onerma_ghash -> S -> onerma_gcm_tag
+///       -> res
 ///
 /// The issuer runs ahead of the data as far as the FIFOs allow, so that H and the mask of the
 /// next message are ready before its data arrives.

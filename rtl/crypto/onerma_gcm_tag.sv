@@ -12,8 +12,8 @@
 ///
 /// Why three register stages between the FIFO heads and the result, so that no cycle holds more
 /// than two LUT levels of the check: (1) the tag and its difference from the expected tag (one
-/// 3-input XOR per bit); (2) one "lane differs" flag per 16-bit lane (a 16-input OR, TagLanes = 8); (3)
-/// auth_ok from the flags. With the 128-bit compare in one cycle it was the engine's worst path
+/// 3-input XOR per bit); (2) one "lane differs" flag per 16-bit lane (a 16-input OR, with
+/// TagLanes = 8); (3) auth_ok from the flags. With the 128-bit compare in one cycle it was the engine's worst path
 /// in context (7 LUT/mux levels, 8.9 ns).
 module onerma_gcm_tag #(
   /// Lanes of the compare stage (divides 128), one "differs" flag each. (Also the first
