@@ -1,7 +1,7 @@
 `default_nettype none
 
 /// Abstract stand-in for onerma_gcm_engine in the pool's proof (formal/onerma_gcm_pool.sby,
-/// onerma_gcm_pool with AbstractEngines = 1). Same ports and the same stream contract:
+/// onerma_gcm_pool with AbstractEngines = 1). Same streams and the same stream contract:
 /// descriptors queue up (two deep), the message at the head takes its ceil(aad/16) +
 /// ceil(pt/16) beats and echoes each one on dout unchanged with the message's meta (last on the
 /// final beat), then returns one result with the meta. Tag and auth_ok are arbitrary.
@@ -11,36 +11,46 @@
 module onerma_gcm_engine_abstract #(
   parameter int unsigned LenW     = 16,
   parameter int unsigned MaxStall = 2,
-  parameter type         meta_t   = logic [7:0]
+  parameter type         meta_t   = logic [7:0],
+  /// Payload types, as onerma_gcm_engine's (onerma_gcm_pool passes its own).
+  parameter type         desc_t   = struct packed {
+    logic [127:0]    key;
+    logic [95:0]     iv;
+    logic [LenW-1:0] aad_len;
+    logic [LenW-1:0] pt_len;
+    logic            decrypt;
+    logic [127:0]    tag;
+    meta_t           meta;
+  },
+  parameter type         dout_t   = struct packed {
+    logic [127:0] data;
+    logic         last;
+    meta_t        meta;
+  },
+  parameter type         res_t    = struct packed {
+    logic [127:0] tag;
+    logic         auth_ok;
+    meta_t        meta;
+  }
 ) (
-  input  logic              clk_i,
-  input  logic              rst_ni,
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
 
-  input  logic              desc_valid_i,
-  output logic              desc_ready_o,
-  input  logic [127:0]      desc_key_i,
-  input  logic [95:0]       desc_iv_i,
-  input  logic [LenW-1:0]   desc_aad_len_i,
-  input  logic [LenW-1:0]   desc_pt_len_i,
-  input  logic              desc_decrypt_i,
-  input  logic [127:0]      desc_tag_i,
-  input  meta_t             desc_meta_i,
+  input  logic                 desc_valid_i,
+  output logic                 desc_ready_o,
+  input  desc_t                desc_data_i,
 
-  input  logic              din_valid_i,
-  output logic              din_ready_o,
-  input  logic [127:0]      din_data_i,
+  input  logic                 din_valid_i,
+  output logic                 din_ready_o,
+  input  onerma_gcm_pkg::din_t din_data_i,
 
-  output logic              dout_valid_o,
-  input  logic              dout_ready_i,
-  output logic [127:0]      dout_data_o,
-  output logic              dout_last_o,
-  output meta_t             dout_meta_o,
+  output logic                 dout_valid_o,
+  input  logic                 dout_ready_i,
+  output dout_t                dout_data_o,
 
-  output logic              res_valid_o,
-  input  logic              res_ready_i,
-  output logic [127:0]      res_tag_o,
-  output logic              res_auth_ok_o,
-  output meta_t             res_meta_o
+  output logic                 res_valid_o,
+  input  logic                 res_ready_i,
+  output res_t                 res_data_o
 );
 
   localparam int unsigned BeatW = LenW - 2;
@@ -52,7 +62,7 @@ module onerma_gcm_engine_abstract #(
   } msg_t;
 
   function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
-    return BeatW'((32'(len) + 32'd15) >> 4);
+    return BeatW'(onerma_gcm_pkg::beat_count(32'(len)));
   endfunction
 
   (* anyseq *) logic         want_stall;
@@ -82,7 +92,8 @@ module onerma_gcm_engine_abstract #(
     .flush_i    (1'b0),
     .in_valid_i (desc_valid_i),
     .in_ready_o (in_ready),
-    .in_data_i  ('{beats: beats(desc_aad_len_i) + beats(desc_pt_len_i), meta: desc_meta_i}),
+    .in_data_i  ('{beats: beats(desc_data_i.aad_len) + beats(desc_data_i.pt_len),
+                  meta: desc_data_i.meta}),
     .out_valid_o(head_valid),
     .out_ready_i(head_ready),
     .out_data_o (head),
@@ -126,7 +137,7 @@ module onerma_gcm_engine_abstract #(
     if (din_go) begin
       // Only the low byte is kept: enough to tell beats apart in the proof, and constant upper
       // bits let synthesis drop most of the 128-bit datapath before the solver sees it.
-      dout_data_q <= {120'h0, din_data_i[7:0]};
+      dout_data_q <= {120'h0, din_data_i.data[7:0]};
       dout_last_q <= (beat_q == head.beats - BeatW'(1));
       dout_meta_q <= head.meta;
     end
@@ -137,18 +148,19 @@ module onerma_gcm_engine_abstract #(
     end
   end
 
-  assign dout_valid_o  = dout_valid_q;
-  assign dout_data_o   = dout_data_q;
-  assign dout_last_o   = dout_last_q;
-  assign dout_meta_o   = dout_meta_q;
-  assign res_valid_o   = res_valid_q;
-  assign res_tag_o     = res_tag_q;
-  assign res_auth_ok_o = res_ok_q;
-  assign res_meta_o    = res_meta_q;
+  assign dout_valid_o       = dout_valid_q;
+  assign dout_data_o.data   = dout_data_q;
+  assign dout_data_o.last   = dout_last_q;
+  assign dout_data_o.meta   = dout_meta_q;
+  assign res_valid_o        = res_valid_q;
+  assign res_data_o.tag     = res_tag_q;
+  assign res_data_o.auth_ok = res_ok_q;
+  assign res_data_o.meta    = res_meta_q;
 
   // Only lengths and meta matter to the abstraction.
   logic unused;
-  assign unused = ^{desc_key_i, desc_iv_i, desc_decrypt_i, desc_tag_i, din_data_i[127:8]};
+  assign unused = ^{desc_data_i.key, desc_data_i.iv, desc_data_i.decrypt, desc_data_i.tag,
+                    din_data_i.data[127:8]};
 
 `ifdef FORMAL
   // ---- View for the pool's k-induction (onerma_gcm_pool_props reads the f_* signals

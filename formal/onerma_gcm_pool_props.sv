@@ -11,30 +11,44 @@ module onerma_gcm_pool_props #(
   parameter int unsigned MetaW      = 8,
   // Derived, do not override (same as the pool's).
   parameter int unsigned EngW       = (NumEngines > 1) ? $clog2(NumEngines) : 1,
-  parameter int unsigned BeatW      = LenW - 2
+  parameter int unsigned BeatW      = LenW - 2,
+  // The pool's default payload types for LenW and a MetaW-bit meta. (yosys-slang does not take
+  // a type parameter through bind, so they are rebuilt here; a different field order would
+  // decode the wrong bits and fail the proof.)
+  localparam type        desc_t     = struct packed {
+    logic [127:0]     key;
+    logic [95:0]      iv;
+    logic [LenW-1:0]  aad_len;
+    logic [LenW-1:0]  pt_len;
+    logic             decrypt;
+    logic [127:0]     tag;
+    logic [MetaW-1:0] meta;
+  },
+  localparam type        dout_t     = struct packed {
+    logic [127:0]     data;
+    logic             last;
+    logic [MetaW-1:0] meta;
+  },
+  localparam type        res_t      = struct packed {
+    logic [127:0]     tag;
+    logic             auth_ok;
+    logic [MetaW-1:0] meta;
+  }
 ) (
   input logic                  clk_i,
   input logic                  rst_ni,
   input logic                  desc_valid_i,
   input logic                  desc_ready_o,
-  input logic [127:0]          desc_key_i,
-  input logic [95:0]           desc_iv_i,
-  input logic [LenW-1:0]       desc_aad_len_i,
-  input logic [LenW-1:0]       desc_pt_len_i,
-  input logic                  desc_decrypt_i,
-  input logic [127:0]          desc_tag_i,
-  input logic [MetaW-1:0]      desc_meta_i,
+  input desc_t                 desc_data_i,
   input logic                  din_valid_i,
   input logic                  din_ready_o,
-  input logic [127:0]          din_data_i,
+  input onerma_gcm_pkg::din_t  din_data_i,
   input logic                  dout_valid_o,
   input logic                  dout_ready_i,
-  input logic [127:0]          dout_data_o,
-  input logic                  dout_last_o,
-  input logic [MetaW-1:0]      dout_meta_o,
+  input dout_t                 dout_data_o,
   input logic                  res_valid_o,
   input logic                  res_ready_i,
-  input logic [MetaW-1:0]      res_meta_o,
+  input res_t                  res_data_o,
   input logic [NumEngines-1:0] e_desc_ready,
   input logic                  route_in_ready,
   // Pool internals for the induction invariants (connected by name through `.*`).
@@ -46,7 +60,7 @@ module onerma_gcm_pool_props #(
   localparam int unsigned OutW  = BeatW + 4;
 
   function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
-    return BeatW'((32'(len) + 32'd15) >> 4);
+    return BeatW'(onerma_gcm_pkg::beat_count(32'(len)));
   endfunction
 
   // Symbolic constants: registers that hold their unconstrained initial value (read_slang has no
@@ -62,41 +76,76 @@ module onerma_gcm_pool_props #(
   always_ff @(posedge clk_i) past_valid_q <= 1'b1;
   always_comb if (!past_valid_q) assume (!rst_ni);
 
+  // The payload fields the properties look at.
+  logic [LenW-1:0]  desc_aad_len, desc_pt_len;
+  logic [MetaW-1:0] desc_meta, dout_meta, res_meta;
+  logic [127:0]     din_data, dout_data;
+  logic             dout_last;
+  assign desc_aad_len = desc_data_i.aad_len;
+  assign desc_pt_len  = desc_data_i.pt_len;
+  assign desc_meta    = desc_data_i.meta;
+  assign din_data     = din_data_i.data;
+  assign dout_data    = dout_data_o.data;
+  assign dout_last    = dout_data_o.last;
+  assign dout_meta    = dout_data_o.meta;
+  assign res_meta     = res_data_o.meta;
+
   logic             desc_go, din_go, dout_go, res_go;
   logic [BeatW-1:0] desc_beats;
   assign desc_go    = desc_valid_i && desc_ready_o;
   assign din_go     = din_valid_i && din_ready_o;
   assign dout_go    = dout_valid_o && dout_ready_i;
   assign res_go     = res_valid_o && res_ready_i;
-  assign desc_beats = beats(desc_aad_len_i) + beats(desc_pt_len_i);
+  assign desc_beats = beats(desc_aad_len) + beats(desc_pt_len);
 
-  // ---- Environment: input stream rule on desc and din.
-  logic       desc_stall_q, din_stall_q;
-  logic [LenW-1:0] desc_aad_q, desc_pt_q;
-  logic [MetaW-1:0] desc_meta_q;
-  logic [127:0] din_data_q;
-  always_ff @(posedge clk_i) begin
-    desc_stall_q <= rst_ni && desc_valid_i && !desc_ready_o;
-    din_stall_q  <= rst_ni && din_valid_i && !din_ready_o;
-    desc_aad_q   <= desc_aad_len_i;
-    desc_pt_q    <= desc_pt_len_i;
-    desc_meta_q  <= desc_meta_i;
-    din_data_q   <= din_data_i;
-  end
+  // ---- Stream rules: assumed on the inputs desc and din, asserted on the outputs dout and res.
+  onerma_stream_check #(
+    .Width ($bits(desc_t)),
+    .Assume(1'b1)
+  ) u_desc_check (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(desc_valid_i),
+    .ready_i(desc_ready_o),
+    .data_i (desc_data_i)
+  );
+
+  onerma_stream_check #(
+    .Width ($bits(din_data_i)),
+    .Assume(1'b1)
+  ) u_din_check (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(din_valid_i),
+    .ready_i(din_ready_o),
+    .data_i (din_data_i)
+  );
+
+  onerma_stream_check #(
+    .Width ($bits(dout_t)),
+    .Assume(1'b0)
+  ) u_dout_check (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(dout_valid_o),
+    .ready_i(dout_ready_i),
+    .data_i (dout_data_o)
+  );
+
+  onerma_stream_check #(
+    .Width ($bits(res_t)),
+    .Assume(1'b0)
+  ) u_res_check (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(res_valid_o),
+    .ready_i(res_ready_i),
+    .data_i (res_data_o)
+  );
+
   // Routing does not look at the data: 8 live bits per beat keep the mix-up check meaningful
   // (beats are told apart) and the solver fast.
-  always_comb assume (din_data_i[127:8] == '0);
-
-  always_comb if (rst_ni && past_valid_q) begin
-    if (desc_stall_q) begin
-      assume (desc_valid_i);
-      assume (desc_aad_len_i == desc_aad_q && desc_pt_len_i == desc_pt_q);
-      assume (desc_meta_i == desc_meta_q);
-    end
-    if (din_stall_q) begin
-      assume (din_valid_i && din_data_i == din_data_q);
-    end
-  end
+  always_comb assume (din_data[127:8] == '0);
 
   // ---- Follow message m.
   logic             m_in_q, m_res_q;       // descriptor taken / result given
@@ -106,7 +155,9 @@ module onerma_gcm_pool_props #(
   logic [BeatW:0]   m_din_q, m_dout_q;     // its beats taken on din / given on dout
   logic [127:0]     m_data_j_q;            // its beat j as it went in
 
-  always_comb if (rst_ni && m_in_q) assume (!(desc_valid_i && desc_meta_i == m && !desc_stall_q));
+  // The environment offers meta m for one message only: once it is taken, never again. (Its
+  // offer ends with the handshake, so the stream rule never asks to repeat it.)
+  always_comb if (rst_ni && m_in_q) assume (!(desc_valid_i && desc_meta == m));
 
   logic m_beat;  // this din beat belongs to m
   assign m_beat = din_go && m_in_q && (ahead_q == '0) && (m_din_q < (BeatW+1)'(m_beats_q));
@@ -121,7 +172,7 @@ module onerma_gcm_pool_props #(
       m_dout_q <= '0;
     end else begin
       owed_q <= owed_q + (desc_go ? OutW'(desc_beats) : '0) - OutW'(din_go);
-      if (desc_go && desc_meta_i == m) begin
+      if (desc_go && desc_meta == m) begin
         m_in_q    <= 1'b1;
         m_beats_q <= desc_beats;
         ahead_q   <= owed_q - OutW'(din_go);
@@ -129,27 +180,27 @@ module onerma_gcm_pool_props #(
         ahead_q <= ahead_q - OutW'(1);
       end
       if (m_beat) m_din_q <= m_din_q + 1'b1;
-      if (dout_go && dout_meta_o == m) m_dout_q <= m_dout_q + 1'b1;
-      if (res_go && res_meta_o == m) m_res_q <= 1'b1;
+      if (dout_go && dout_meta == m) m_dout_q <= m_dout_q + 1'b1;
+      if (res_go && res_meta == m) m_res_q <= 1'b1;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (m_beat && m_din_q == (BeatW+1)'(j)) m_data_j_q <= din_data_i;
+    if (m_beat && m_din_q == (BeatW+1)'(j)) m_data_j_q <= din_data;
   end
 
   // ---- No invention, no duplication, no mix-up.
   always_comb if (rst_ni) begin
-    if (res_valid_o && res_meta_o == m) begin
+    if (res_valid_o && res_meta == m) begin
       assert (m_in_q && !m_res_q);
       // Its result comes after all its beats went in (an engine finishes what it started).
       assert (m_din_q == (BeatW+1)'(m_beats_q));
     end
-    if (dout_valid_o && dout_meta_o == m) begin
+    if (dout_valid_o && dout_meta == m) begin
       assert (m_in_q);
       assert (m_dout_q < m_din_q);
-      assert (dout_last_o == (m_dout_q == (BeatW+1)'(m_beats_q) - 1'b1));
-      if (m_dout_q == (BeatW+1)'(j)) assert (dout_data_o == m_data_j_q);
+      assert (dout_last == (m_dout_q == (BeatW+1)'(m_beats_q) - 1'b1));
+      if (m_dout_q == (BeatW+1)'(j)) assert (dout_data == m_data_j_q);
     end
     assert (m_din_q <= (BeatW+1)'(m_beats_q) || !m_in_q);
     assert (m_dout_q <= m_din_q);
@@ -234,7 +285,7 @@ module onerma_gcm_pool_props #(
   logic [EngW-1:0]   m_eng_q;
   logic [RAddrW-1:0] m_raddr_q;
   always_ff @(posedge clk_i) begin
-    if (desc_go && desc_meta_i == m && !m_in_q) begin
+    if (desc_go && desc_meta == m && !m_in_q) begin
       m_eng_q   <= pick;
       m_raddr_q <= r_wptr;
     end
@@ -419,8 +470,6 @@ module onerma_gcm_pool_props #(
           assert (m_din_q == '0);
         end
       end
-      // The environment offers meta m once: no stalled offer of it is left over.
-      assert (!(desc_stall_q && desc_meta_q == m));
     end
   end
 
@@ -492,15 +541,15 @@ module onerma_gcm_pool_props #(
   // Cover (task cover_live): the fairness assumptions leave room for m to finish, and the
   // invariant's bound MaxStall + 1 is reached, so it is tight.
   always_comb if (rst_ni) begin
-    cover (res_go && res_meta_o == m && m_beats_q > 1);
+    cover (res_go && res_meta == m && m_beats_q > 1);
     cover (32'(quiet_q) == MaxStall + 1);
   end
 `endif
 
   // ---- Cover: m goes through with beats while another message is in flight.
   always_comb if (rst_ni) begin
-    cover (res_go && res_meta_o == m && m_beats_q > 1 && owed_q != '0);
-    cover (dout_go && dout_meta_o == m && m_dout_q == (BeatW+1)'(j) && j != '0);
+    cover (res_go && res_meta == m && m_beats_q > 1 && owed_q != '0);
+    cover (dout_go && dout_meta == m && m_dout_q == (BeatW+1)'(j) && j != '0);
   end
 
 endmodule

@@ -1,15 +1,18 @@
-// Measurement shell for place and route of onerma_gcm_engine in context (real pins, clock on a
-// global network), not part of the NIC.
-//
-// Why: the engine has ~800 port bits, more than any ECP5 package has pins, and out-of-context
-// place and route (nextpnr --out-of-context) leaves the clock on general routing: with ~15,000
-// flops and 100 EBRs on it, router2 did not converge on the pipelined engine. The shell feeds all
-// engine inputs from one serial shift register (every input is a flop, as behind a skid buffer
-// in the NIC) and folds all registered outputs by XOR into 8 pins, so no engine logic can be
-// optimised away and every engine port path starts or ends at a flop. The shell's own logic
-// (shift register, fold tree) is one LUT level deep and does not limit Fmax.
 `default_nettype none
 
+/// Measurement shell for place and route of onerma_gcm_engine in context (real pins, clock on a
+/// global network), not part of the NIC.
+///
+/// Data formats: all engine inputs come from one serial shift register (in_t: each stream's
+/// valid and payload, the ready of each output stream); all registered engine outputs (out_t)
+/// fold by XOR into 8 pins.
+///
+/// Why: the engine has ~800 port bits, more than any ECP5 package has pins, and out-of-context
+/// place and route (nextpnr --out-of-context) leaves the clock on general routing: with ~15,000
+/// flops and 100 EBRs on it, router2 did not converge on the pipelined engine. Every input is a
+/// flop (as behind a skid buffer in the NIC) and every output ends at one, so no engine logic
+/// can be optimised away and every engine port path starts or ends at a flop. The shell's own
+/// logic (shift register, fold tree) is one LUT level deep and does not limit Fmax.
 module onerma_gcm_engine_shell #(
   parameter bit          Pipelined = 1'b1,
   parameter bit          SboxRam   = 1'b1,
@@ -23,32 +26,47 @@ module onerma_gcm_engine_shell #(
 
   localparam int unsigned LenW = 16;
 
+  // The engine's payload types for LenW = 16 and an 8-bit meta, passed to it.
+  typedef logic [7:0] meta_t;
+
   typedef struct packed {
-    logic            desc_valid;
-    logic [127:0]    desc_key;
-    logic [95:0]     desc_iv;
-    logic [LenW-1:0] desc_aad_len;
-    logic [LenW-1:0] desc_pt_len;
-    logic            desc_decrypt;
-    logic [127:0]    desc_tag;
-    logic [7:0]      desc_meta;
-    logic            din_valid;
-    logic [127:0]    din_data;
-    logic            dout_ready;
-    logic            res_ready;
+    logic [127:0]    key;
+    logic [95:0]     iv;
+    logic [LenW-1:0] aad_len;
+    logic [LenW-1:0] pt_len;
+    logic            decrypt;
+    logic [127:0]    tag;
+    meta_t           meta;
+  } desc_t;
+
+  typedef struct packed {
+    logic [127:0] data;
+    logic         last;
+    meta_t        meta;
+  } dout_t;
+
+  typedef struct packed {
+    logic [127:0] tag;
+    logic         auth_ok;
+    meta_t        meta;
+  } res_t;
+
+  typedef struct packed {
+    logic                 desc_valid;
+    desc_t                desc;
+    logic                 din_valid;
+    onerma_gcm_pkg::din_t din;
+    logic                 dout_ready;
+    logic                 res_ready;
   } in_t;
 
   typedef struct packed {
-    logic         desc_ready;
-    logic         din_ready;
-    logic         dout_valid;
-    logic [127:0] dout_data;
-    logic         dout_last;
-    logic [7:0]   dout_meta;
-    logic         res_valid;
-    logic [127:0] res_tag;
-    logic         res_auth_ok;
-    logic [7:0]   res_meta;
+    logic  desc_ready;
+    logic  din_ready;
+    logic  dout_valid;
+    dout_t dout;
+    logic  res_valid;
+    res_t  res;
   } out_t;
 
   localparam int unsigned InW  = $bits(in_t);
@@ -66,7 +84,7 @@ module onerma_gcm_engine_shell #(
 
   // Reset synchroniser: asserted asynchronously, released on a clock edge, so the engine's reset
   // net starts at a flop rather than at the pin.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : rst_sync
     if (!rst_ni) begin
       rst_sync_q <= 2'b00;
     end else begin
@@ -75,7 +93,7 @@ module onerma_gcm_engine_shell #(
   end
   assign rst_n = rst_sync_q[1];
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i) begin : shift_in
     sh_q <= {sh_q[InW-2:0], sin_i};
   end
   assign in = sh_q;
@@ -84,32 +102,26 @@ module onerma_gcm_engine_shell #(
     .Pipelined(Pipelined),
     .SboxRam  (SboxRam),
     .NumStages(NumStages),
-    .LenW     (LenW)
+    .LenW     (LenW),
+    .meta_t   (meta_t),
+    .desc_t   (desc_t),
+    .dout_t   (dout_t),
+    .res_t    (res_t)
   ) u_engine (
-    .clk_i,
-    .rst_ni        (rst_n),
-    .desc_valid_i  (in.desc_valid),
-    .desc_ready_o  (out_d.desc_ready),
-    .desc_key_i    (in.desc_key),
-    .desc_iv_i     (in.desc_iv),
-    .desc_aad_len_i(in.desc_aad_len),
-    .desc_pt_len_i (in.desc_pt_len),
-    .desc_decrypt_i(in.desc_decrypt),
-    .desc_tag_i    (in.desc_tag),
-    .desc_meta_i   (in.desc_meta),
-    .din_valid_i   (in.din_valid),
-    .din_ready_o   (out_d.din_ready),
-    .din_data_i    (in.din_data),
-    .dout_valid_o  (out_d.dout_valid),
-    .dout_ready_i  (in.dout_ready),
-    .dout_data_o   (out_d.dout_data),
-    .dout_last_o   (out_d.dout_last),
-    .dout_meta_o   (out_d.dout_meta),
-    .res_valid_o   (out_d.res_valid),
-    .res_ready_i   (in.res_ready),
-    .res_tag_o     (out_d.res_tag),
-    .res_auth_ok_o (out_d.res_auth_ok),
-    .res_meta_o    (out_d.res_meta)
+    .clk_i       (clk_i),
+    .rst_ni      (rst_n),
+    .desc_valid_i(in.desc_valid),
+    .desc_ready_o(out_d.desc_ready),
+    .desc_data_i (in.desc),
+    .din_valid_i (in.din_valid),
+    .din_ready_o (out_d.din_ready),
+    .din_data_i  (in.din),
+    .dout_valid_o(out_d.dout_valid),
+    .dout_ready_i(in.dout_ready),
+    .dout_data_o (out_d.dout),
+    .res_valid_o (out_d.res_valid),
+    .res_ready_i (in.res_ready),
+    .res_data_o  (out_d.res)
   );
 
   logic [F1-1:0]   f1_q;
@@ -123,7 +135,7 @@ module onerma_gcm_engine_shell #(
   assign f1_pad = (4*F2)'(f1_q);
   assign f2_pad = (4*F3)'(f2_q);
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i) begin : fold
     out_q <= out_d;
     for (int i = 0; i < F1; i++) begin
       f1_q[i] <= ^o_pad[4*i +: 4];

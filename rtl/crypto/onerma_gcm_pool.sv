@@ -1,19 +1,22 @@
 `default_nettype none
 
-/// NumEngines AES-GCM engines (onerma_gcm_engine) behind one set of engine ports.
+/// NumEngines AES-GCM engines (onerma_gcm_engine) behind one set of the engine's streams.
 ///
+/// Data formats: the engine's four streams and payload types (onerma_gcm_engine), except that
+/// results come out in completion order and dout beats of different messages may interleave.
 /// - desc: each descriptor goes to an engine that can take one (desc_ready), searched with a
 ///   rotating start (onerma_rr_pick) so consecutive messages spread over the engines; any engine
 ///   may get any message.
 /// - din: the beats follow the descriptors' order on one shared stream; a route FIFO
 ///   {engine, beats} written at each descriptor handshake sends each message's beats to its
 ///   engine. Messages without beats (no AAD, no payload) take no route entry.
-/// - dout, res: round-robin arbiters (onerma_rr_arb) over the engines. Results come out in
-///   completion order, not message order, each carrying its meta; payload beats of different
-///   messages may interleave on dout (each beat carries meta and last).
+/// - dout, res: round-robin arbiters (onerma_rr_arb) over the engines; each beat and result
+///   carries its meta (and each beat its last).
 /// Aggregate rate is bounded by the one 128-bit beat per cycle of the shared din stream; with
 /// slow (iterative) engines give them an InDepth that holds a whole message so a message enters
 /// at full rate and the next one can start on another engine.
+///
+/// The payload types are passed down to the engines, so one definition serves the whole pool.
 ///
 /// AbstractEngines = 1 replaces the engines by onerma_gcm_engine_abstract (formal/ only): the
 /// AES/GHASH datapath is beyond a solver, the pool's routing is what the proof is about.
@@ -27,37 +30,47 @@ module onerma_gcm_pool #(
   parameter int unsigned MsgDepth        = 8,
   parameter bit          AbstractEngines = 1'b0,
   parameter type         meta_t          = logic [7:0],
+  /// Payload types, as onerma_gcm_engine's.
+  parameter type         desc_t          = struct packed {
+    logic [127:0]    key;
+    logic [95:0]     iv;
+    logic [LenW-1:0] aad_len;
+    logic [LenW-1:0] pt_len;
+    logic            decrypt;
+    logic [127:0]    tag;
+    meta_t           meta;
+  },
+  parameter type         dout_t          = struct packed {
+    logic [127:0] data;
+    logic         last;
+    meta_t        meta;
+  },
+  parameter type         res_t           = struct packed {
+    logic [127:0] tag;
+    logic         auth_ok;
+    meta_t        meta;
+  },
   // Derived, do not override.
   parameter int unsigned EngW            = (NumEngines > 1) ? $clog2(NumEngines) : 1
 ) (
-  input  logic              clk_i,
-  input  logic              rst_ni,
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
 
-  input  logic              desc_valid_i,
-  output logic              desc_ready_o,
-  input  logic [127:0]      desc_key_i,
-  input  logic [95:0]       desc_iv_i,
-  input  logic [LenW-1:0]   desc_aad_len_i,
-  input  logic [LenW-1:0]   desc_pt_len_i,
-  input  logic              desc_decrypt_i,
-  input  logic [127:0]      desc_tag_i,
-  input  meta_t             desc_meta_i,
+  input  logic                 desc_valid_i,
+  output logic                 desc_ready_o,
+  input  desc_t                desc_data_i,
 
-  input  logic              din_valid_i,
-  output logic              din_ready_o,
-  input  logic [127:0]      din_data_i,
+  input  logic                 din_valid_i,
+  output logic                 din_ready_o,
+  input  onerma_gcm_pkg::din_t din_data_i,
 
-  output logic              dout_valid_o,
-  input  logic              dout_ready_i,
-  output logic [127:0]      dout_data_o,
-  output logic              dout_last_o,
-  output meta_t             dout_meta_o,
+  output logic                 dout_valid_o,
+  input  logic                 dout_ready_i,
+  output dout_t                dout_data_o,
 
-  output logic              res_valid_o,
-  input  logic              res_ready_i,
-  output logic [127:0]      res_tag_o,
-  output logic              res_auth_ok_o,
-  output meta_t             res_meta_o
+  output logic                 res_valid_o,
+  input  logic                 res_ready_i,
+  output res_t                 res_data_o
 );
 
   localparam int unsigned BeatW      = LenW - 2;  // AAD + payload beats of one message
@@ -68,28 +81,16 @@ module onerma_gcm_pool #(
     logic [BeatW-1:0] beats;
   } route_t;
 
-  typedef struct packed {
-    logic [127:0] data;
-    logic         last;
-    meta_t        meta;
-  } dbeat_t;
-
-  typedef struct packed {
-    logic [127:0] tag;
-    logic         auth_ok;
-    meta_t        meta;
-  } res_t;
-
   function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
-    return BeatW'((32'(len) + 32'd15) >> 4);
+    return BeatW'(onerma_gcm_pkg::beat_count(32'(len)));
   endfunction
 
   logic [NumEngines-1:0] e_desc_valid, e_desc_ready;
   logic [NumEngines-1:0] e_din_valid, e_din_ready;
   logic [NumEngines-1:0] e_dout_valid, e_dout_ready;
   logic [NumEngines-1:0] e_res_valid, e_res_ready;
-  dbeat_t [NumEngines-1:0] e_dout;
-  res_t   [NumEngines-1:0] e_res;
+  dout_t [NumEngines-1:0] e_dout;
+  res_t  [NumEngines-1:0] e_res;
 
   // ---------------------------------------------------------------------------------------------
   // Descriptor dispatch.
@@ -107,7 +108,7 @@ module onerma_gcm_pool #(
     .idx_o  (pick)
   );
 
-  assign desc_beats   = beats(desc_aad_len_i) + beats(desc_pt_len_i);
+  assign desc_beats   = beats(desc_data_i.aad_len) + beats(desc_data_i.pt_len);
   // Only the picked engine sees valid, and only in a cycle where it is ready, so the engine
   // takes the descriptor in the cycle it sees it.
   assign desc_ready_o = any_free && (route_in_ready || (desc_beats == '0));
@@ -173,32 +174,25 @@ module onerma_gcm_pool #(
     if (AbstractEngines) begin : g_abstract
       onerma_gcm_engine_abstract #(
         .LenW  (LenW),
-        .meta_t(meta_t)
+        .meta_t(meta_t),
+        .desc_t(desc_t),
+        .dout_t(dout_t),
+        .res_t (res_t)
       ) u_engine (
-        .clk_i         (clk_i),
-        .rst_ni        (rst_ni),
-        .desc_valid_i  (e_desc_valid[e]),
-        .desc_ready_o  (e_desc_ready[e]),
-        .desc_key_i    (desc_key_i),
-        .desc_iv_i     (desc_iv_i),
-        .desc_aad_len_i(desc_aad_len_i),
-        .desc_pt_len_i (desc_pt_len_i),
-        .desc_decrypt_i(desc_decrypt_i),
-        .desc_tag_i    (desc_tag_i),
-        .desc_meta_i   (desc_meta_i),
-        .din_valid_i   (e_din_valid[e]),
-        .din_ready_o   (e_din_ready[e]),
-        .din_data_i    (din_data_i),
-        .dout_valid_o  (e_dout_valid[e]),
-        .dout_ready_i  (e_dout_ready[e]),
-        .dout_data_o   (e_dout[e].data),
-        .dout_last_o   (e_dout[e].last),
-        .dout_meta_o   (e_dout[e].meta),
-        .res_valid_o   (e_res_valid[e]),
-        .res_ready_i   (e_res_ready[e]),
-        .res_tag_o     (e_res[e].tag),
-        .res_auth_ok_o (e_res[e].auth_ok),
-        .res_meta_o    (e_res[e].meta)
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .desc_valid_i(e_desc_valid[e]),
+        .desc_ready_o(e_desc_ready[e]),
+        .desc_data_i (desc_data_i),
+        .din_valid_i (e_din_valid[e]),
+        .din_ready_o (e_din_ready[e]),
+        .din_data_i  (din_data_i),
+        .dout_valid_o(e_dout_valid[e]),
+        .dout_ready_i(e_dout_ready[e]),
+        .dout_data_o (e_dout[e]),
+        .res_valid_o (e_res_valid[e]),
+        .res_ready_i (e_res_ready[e]),
+        .res_data_o  (e_res[e])
       );
     end else begin : g_real
       onerma_gcm_engine #(
@@ -208,32 +202,25 @@ module onerma_gcm_pool #(
         .LenW     (LenW),
         .InDepth  (InDepth),
         .MsgDepth (MsgDepth),
-        .meta_t   (meta_t)
+        .meta_t   (meta_t),
+        .desc_t   (desc_t),
+        .dout_t   (dout_t),
+        .res_t    (res_t)
       ) u_engine (
-        .clk_i         (clk_i),
-        .rst_ni        (rst_ni),
-        .desc_valid_i  (e_desc_valid[e]),
-        .desc_ready_o  (e_desc_ready[e]),
-        .desc_key_i    (desc_key_i),
-        .desc_iv_i     (desc_iv_i),
-        .desc_aad_len_i(desc_aad_len_i),
-        .desc_pt_len_i (desc_pt_len_i),
-        .desc_decrypt_i(desc_decrypt_i),
-        .desc_tag_i    (desc_tag_i),
-        .desc_meta_i   (desc_meta_i),
-        .din_valid_i   (e_din_valid[e]),
-        .din_ready_o   (e_din_ready[e]),
-        .din_data_i    (din_data_i),
-        .dout_valid_o  (e_dout_valid[e]),
-        .dout_ready_i  (e_dout_ready[e]),
-        .dout_data_o   (e_dout[e].data),
-        .dout_last_o   (e_dout[e].last),
-        .dout_meta_o   (e_dout[e].meta),
-        .res_valid_o   (e_res_valid[e]),
-        .res_ready_i   (e_res_ready[e]),
-        .res_tag_o     (e_res[e].tag),
-        .res_auth_ok_o (e_res[e].auth_ok),
-        .res_meta_o    (e_res[e].meta)
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .desc_valid_i(e_desc_valid[e]),
+        .desc_ready_o(e_desc_ready[e]),
+        .desc_data_i (desc_data_i),
+        .din_valid_i (e_din_valid[e]),
+        .din_ready_o (e_din_ready[e]),
+        .din_data_i  (din_data_i),
+        .dout_valid_o(e_dout_valid[e]),
+        .dout_ready_i(e_dout_ready[e]),
+        .dout_data_o (e_dout[e]),
+        .res_valid_o (e_res_valid[e]),
+        .res_ready_i (e_res_ready[e]),
+        .res_data_o  (e_res[e])
       );
     end
   end
@@ -241,13 +228,10 @@ module onerma_gcm_pool #(
   // ---------------------------------------------------------------------------------------------
   // Outputs.
   // ---------------------------------------------------------------------------------------------
-  dbeat_t dout;
-  res_t   res;
-
   /* verilator lint_off PINCONNECTEMPTY */
   onerma_rr_arb #(
     .N(NumEngines),
-    .T(dbeat_t)
+    .T(dout_t)
   ) u_dout_arb (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -256,7 +240,7 @@ module onerma_gcm_pool #(
     .in_data_i  (e_dout),
     .out_valid_o(dout_valid_o),
     .out_ready_i(dout_ready_i),
-    .out_data_o (dout),
+    .out_data_o (dout_data_o),
     .out_idx_o  ()
   );
 
@@ -271,17 +255,10 @@ module onerma_gcm_pool #(
     .in_data_i  (e_res),
     .out_valid_o(res_valid_o),
     .out_ready_i(res_ready_i),
-    .out_data_o (res),
+    .out_data_o (res_data_o),
     .out_idx_o  ()
   );
   /* verilator lint_on PINCONNECTEMPTY */
-
-  assign dout_data_o   = dout.data;
-  assign dout_last_o   = dout.last;
-  assign dout_meta_o   = dout.meta;
-  assign res_tag_o     = res.tag;
-  assign res_auth_ok_o = res.auth_ok;
-  assign res_meta_o    = res.meta;
 
 endmodule
 

@@ -120,6 +120,93 @@ pub trait GcmPorts {
     fn res(&self) -> (bool, [u32; 4], bool, u8);
 }
 
+/// Words of the tops' packed-struct ports (LenW = 16, 8-bit meta): desc_t is 393 bits, dout_t
+/// and res_t 137 bits each (onerma_gcm_engine).
+pub const DESC_WORDS: usize = 13;
+pub const BEAT_WORDS: usize = 5;
+
+// Bit offsets (lsb) of the fields in the packed structs, whose first field is the most
+// significant: desc_t {key, iv, aad_len, pt_len, decrypt, tag, meta}.
+const DESC_META: usize = 0;
+const DESC_TAG: usize = 8;
+const DESC_DECRYPT: usize = 136;
+const DESC_PT_LEN: usize = 137;
+const DESC_AAD_LEN: usize = 153;
+const DESC_IV: usize = 169;
+const DESC_KEY: usize = 265;
+// dout_t {data, last, meta} and res_t {tag, auth_ok, meta} share one shape.
+const BEAT_META: usize = 0;
+const BEAT_FLAG: usize = 8;
+const BEAT_DATA: usize = 9;
+
+fn words_to_u128(w: &[u32]) -> u128 {
+    w.iter()
+        .enumerate()
+        .fold(0u128, |acc, (i, &x)| acc | (u128::from(x) << (32 * i)))
+}
+
+fn u128_to_words(v: u128) -> [u32; 4] {
+    std::array::from_fn(|i| (v >> (32 * i)) as u32)
+}
+
+/// Writes the low `width` bits of `v` at bit `lsb` of a port value (word 0 = bits 31:0).
+fn put_bits(dst: &mut [u32], lsb: usize, width: usize, v: u128) {
+    let mut i = 0;
+    while i < width {
+        let (w, b) = ((lsb + i) / 32, (lsb + i) % 32);
+        let n = (32 - b).min(width - i);
+        let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        dst[w] = (dst[w] & !(mask << b)) | ((((v >> i) as u32) & mask) << b);
+        i += n;
+    }
+}
+
+/// Reads `width` bits at bit `lsb` of a port value.
+fn get_bits(src: &[u32], lsb: usize, width: usize) -> u128 {
+    let mut v = 0u128;
+    let mut i = 0;
+    while i < width {
+        let (w, b) = ((lsb + i) / 32, (lsb + i) % 32);
+        let n = (32 - b).min(width - i);
+        let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        v |= u128::from((src[w] >> b) & mask) << i;
+        i += n;
+    }
+    v
+}
+
+/// The desc_data_i port value of one descriptor (key, tag as port words, see
+/// [`block_to_words`]).
+#[allow(clippy::too_many_arguments)]
+pub fn pack_desc(
+    key: &[u32; 4],
+    iv: &[u32; 3],
+    aad_len: u16,
+    pt_len: u16,
+    decrypt: bool,
+    tag: &[u32; 4],
+    meta: u8,
+) -> [u32; DESC_WORDS] {
+    let mut w = [0u32; DESC_WORDS];
+    put_bits(&mut w, DESC_KEY, 128, words_to_u128(key));
+    put_bits(&mut w, DESC_IV, 96, words_to_u128(iv));
+    put_bits(&mut w, DESC_AAD_LEN, 16, u128::from(aad_len));
+    put_bits(&mut w, DESC_PT_LEN, 16, u128::from(pt_len));
+    put_bits(&mut w, DESC_DECRYPT, 1, u128::from(decrypt));
+    put_bits(&mut w, DESC_TAG, 128, words_to_u128(tag));
+    put_bits(&mut w, DESC_META, 8, u128::from(meta));
+    w
+}
+
+/// (data, flag, meta) of a dout_data_o (flag = last) or res_data_o (flag = auth_ok) value.
+pub fn unpack_beat(w: &[u32; BEAT_WORDS]) -> ([u32; 4], bool, u8) {
+    (
+        u128_to_words(get_bits(w, BEAT_DATA, 128)),
+        get_bits(w, BEAT_FLAG, 1) != 0,
+        get_bits(w, BEAT_META, 8) as u8,
+    )
+}
+
 /// Implements [`GcmPorts`] for a generated model module with the engine's port names.
 #[macro_export]
 macro_rules! impl_gcm_ports {
@@ -149,19 +236,16 @@ macro_rules! impl_gcm_ports {
                 meta: u8,
             ) {
                 self.set_desc_valid_i(u8::from(valid));
-                self.set_desc_key_i(key);
-                self.set_desc_iv_i(iv);
-                self.set_desc_aad_len_i(aad_len);
-                self.set_desc_pt_len_i(pt_len);
-                self.set_desc_decrypt_i(u8::from(decrypt));
-                self.set_desc_tag_i(tag);
-                self.set_desc_meta_i(meta);
+                self.set_desc_data_i(&$crate::gcm::pack_desc(
+                    key, iv, aad_len, pt_len, decrypt, tag, meta,
+                ));
             }
             fn desc_ready(&self) -> bool {
                 self.desc_ready_o() != 0
             }
             fn set_din(&mut self, valid: bool, data: &[u32; 4]) {
                 self.set_din_valid_i(u8::from(valid));
+                // din_t is one 128-bit field: the port is the beat itself.
                 self.set_din_data_i(data);
             }
             fn din_ready(&self) -> bool {
@@ -171,23 +255,15 @@ macro_rules! impl_gcm_ports {
                 self.set_dout_ready_i(u8::from(ready));
             }
             fn dout(&self) -> (bool, [u32; 4], bool, u8) {
-                (
-                    self.dout_valid_o() != 0,
-                    self.dout_data_o(),
-                    self.dout_last_o() != 0,
-                    self.dout_meta_o(),
-                )
+                let (data, last, meta) = $crate::gcm::unpack_beat(&self.dout_data_o());
+                (self.dout_valid_o() != 0, data, last, meta)
             }
             fn set_res_ready(&mut self, ready: bool) {
                 self.set_res_ready_i(u8::from(ready));
             }
             fn res(&self) -> (bool, [u32; 4], bool, u8) {
-                (
-                    self.res_valid_o() != 0,
-                    self.res_tag_o(),
-                    self.res_auth_ok_o() != 0,
-                    self.res_meta_o(),
-                )
+                let (tag, auth_ok, meta) = $crate::gcm::unpack_beat(&self.res_data_o());
+                (self.res_valid_o() != 0, tag, auth_ok, meta)
             }
         }
     };
@@ -474,4 +550,53 @@ pub fn run<M: GcmPorts>(
         outcomes: done.into_iter().flatten().collect(),
         cycles: last_output + 1 - start,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn desc_fields_tile_the_port() {
+        // Every field at its offset, nothing overlapping: all-ones fields fill exactly 393 bits.
+        let w = pack_desc(
+            &[u32::MAX; 4],
+            &[u32::MAX; 3],
+            0xffff,
+            0xffff,
+            true,
+            &[u32::MAX; 4],
+            0xff,
+        );
+        let ones: u32 = w.iter().map(|x| x.count_ones()).sum();
+        assert_eq!(ones, 393);
+        assert_eq!(w[DESC_WORDS - 1], (1 << (393 - 32 * 12)) - 1);
+    }
+
+    #[test]
+    fn desc_fields_land_where_the_struct_puts_them() {
+        let key = [0x0302_0100, 0x0706_0504, 0x0b0a_0908, 0x0f0e_0d0c];
+        let tag = [0x1312_1110, 0x1716_1514, 0x1b1a_1918, 0x1f1e_1d1c];
+        let iv = [0x2322_2120, 0x2726_2524, 0x2b2a_2928];
+        let w = pack_desc(&key, &iv, 0x1234, 0xabcd, true, &tag, 0x5a);
+        assert_eq!(get_bits(&w, DESC_META, 8), 0x5a);
+        assert_eq!(get_bits(&w, DESC_TAG, 128), words_to_u128(&tag));
+        assert_eq!(get_bits(&w, DESC_DECRYPT, 1), 1);
+        assert_eq!(get_bits(&w, DESC_PT_LEN, 16), 0xabcd);
+        assert_eq!(get_bits(&w, DESC_AAD_LEN, 16), 0x1234);
+        assert_eq!(get_bits(&w, DESC_IV, 96), words_to_u128(&iv));
+        assert_eq!(get_bits(&w, DESC_KEY, 128), words_to_u128(&key));
+    }
+
+    #[test]
+    fn beat_unpacks_data_flag_meta() {
+        let mut w = [0u32; BEAT_WORDS];
+        let data = [0x0403_0201, 0x0807_0605, 0x0c0b_0a09, 0x100f_0e0d];
+        put_bits(&mut w, BEAT_DATA, 128, words_to_u128(&data));
+        put_bits(&mut w, BEAT_FLAG, 1, 1);
+        put_bits(&mut w, BEAT_META, 8, 0xc3);
+        assert_eq!(unpack_beat(&w), (data, true, 0xc3));
+        // Port bits 136:128 are data bits 127:119.
+        assert_eq!(w[4], 0x100f_0e0d >> 23);
+    }
 }
