@@ -87,6 +87,16 @@ pub trait HostPort: Send + std::fmt::Debug {
     fn mem_mut(&mut self) -> Option<&mut HostMem>;
 }
 
+/// A host port's answer as (ok, cycle the data or the completion is at the NIC): the NIC acts
+/// on an error at the same cycle it would have acted on the data.
+#[must_use]
+pub fn settled(r: Result<u64, (DmaError, u64)>) -> (bool, u64) {
+    match r {
+        Ok(t) => (true, t),
+        Err((_, t)) => (false, t),
+    }
+}
+
 /// Who a DMA read was made for (instrumentation, like [`WritePurpose`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReadPurpose {

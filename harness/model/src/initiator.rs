@@ -10,7 +10,7 @@ use onerma_layouts::{
 use crate::config::{MAX_CLASSES, NicConfig};
 use crate::crypto::{self, CipherKey, Crypto};
 use crate::error::{ModelError, SubmitError};
-use crate::host::{ReadPurpose, WritePurpose};
+use crate::host::{ReadPurpose, WritePurpose, settled};
 use crate::nic::{Completion, DropReason, Event, Nic, Outputs, RxOutcome, SubmitOutcome};
 use crate::shared::Owner;
 use crate::timing::rearm_cycles;
@@ -667,7 +667,7 @@ impl Nic {
             o.writes += 1;
         }
         self.sh.window.begin(Owner::Op(slot, inst));
-        let (ok, done) = match self.sh.host.dma_write(
+        let (ok, done) = settled(self.sh.host.dma_write(
             t,
             region,
             addr,
@@ -676,10 +676,7 @@ impl Nic {
                 slot,
                 req_counter: rc,
             },
-        ) {
-            Ok(d) => (true, d),
-            Err((_, d)) => (false, d),
-        };
+        ));
         self.timers.push(
             done,
             Event::ReadLanded {
@@ -794,14 +791,11 @@ impl Nic {
                 req_counter: rc,
             };
             let (ok, done) =
-                match self
-                    .sh
-                    .host
-                    .dma_read(now, region, addr, payload_mut(&mut f), purpose)
-                {
-                    Ok(d) => (true, d),
-                    Err((_, d)) => (false, d),
-                };
+                settled(
+                    self.sh
+                        .host
+                        .dma_read(now, region, addr, payload_mut(&mut f), purpose),
+                );
             self.sh.window.begin(Owner::Op(slot, inst));
             self.timers.push(
                 done,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::NicConfig;
 use crate::crypto::{self, CipherKey, FastMap};
 use crate::error::{ChoiceError, ModelError};
-use crate::host::{ReadPurpose, WritePurpose};
+use crate::host::{ReadPurpose, WritePurpose, settled};
 use crate::initiator::{Chunk, open};
 use crate::nic::{DropReason, Event, Nic, Outputs, RxOutcome};
 use crate::shared::Owner;
@@ -358,16 +358,13 @@ impl Nic {
                         slot: h.slot,
                         req_counter: h.counter,
                     };
-                    let (ok, done) = match self.sh.host.dma_read(
+                    let (ok, done) = settled(self.sh.host.dma_read(
                         now,
                         h.region,
                         addr,
                         payload_mut(&mut f),
                         purpose,
-                    ) {
-                        Ok(d) => (true, d),
-                        Err((_, d)) => (false, d),
-                    };
+                    ));
                     self.timers.push(
                         done,
                         Event::RdServe {
@@ -592,10 +589,7 @@ impl Nic {
             req_counter: c.req.counter,
         };
         self.sh.window.begin(Owner::Ctx(ci, inst));
-        let (ok, done) = match self.sh.host.dma_write(t, region, addr, data, purpose) {
-            Ok(d) => (true, d),
-            Err((_, d)) => (false, d),
-        };
+        let (ok, done) = settled(self.sh.host.dma_write(t, region, addr, data, purpose));
         self.timers
             .push(done, Event::CtxWritten { ctx: ci, inst, ok });
         Ok(())
