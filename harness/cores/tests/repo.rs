@@ -81,7 +81,10 @@ fn fifo_sim_is_the_fifo_and_its_stream_checker() {
         .expect("resolves");
     assert_eq!(
         r.sources(),
-        ["rtl/common/onerma_stream_check.sv", "rtl/common/onerma_fifo.sv"]
+        [
+            "rtl/common/onerma_stream_check.sv",
+            "rtl/common/onerma_fifo.sv"
+        ]
     );
     assert_eq!(r.toplevel.as_deref(), Some("onerma_fifo"));
 }
