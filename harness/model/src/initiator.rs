@@ -239,7 +239,7 @@ impl Initiator {
 
     /// The live, dispatched op a response names (§7.4 step 1): busy with a dispatched op of the
     /// message's type to the message's sender, all echoed fields equal.
-    fn response_op(&self, h: &Hdr, nic_addr: u32) -> Option<(u16, u32)> {
+    fn response_op(&self, h: &Hdr, nic_addr: u32) -> Option<(u16, u32, &Op)> {
         let s = self.slots.get(usize::from(h.slot))?;
         let o = self.live_op(h.slot, s.inst)?;
         let echo = o.op == h.op_type
@@ -248,7 +248,7 @@ impl Initiator {
             && o.cmd.remote_offset == h.offset
             && o.cmd.length == h.length;
         (o.phase != Phase::Queued && o.cmd.remote_nic == h.src_nic && h.dst_nic == nic_addr && echo)
-            .then_some((h.slot, s.inst))
+            .then_some((h.slot, s.inst, o))
     }
 }
 
@@ -579,10 +579,7 @@ impl Nic {
         frame: &[u8],
     ) -> Result<RxOutcome, ModelError> {
         let stale = Ok(RxOutcome::Dropped(DropReason::Stale));
-        let Some((slot, inst)) = self.ini.response_op(h, self.cfg.nic_addr) else {
-            return stale;
-        };
-        let Some(o) = self.ini.live_op(slot, inst) else {
+        let Some((slot, inst, o)) = self.ini.response_op(h, self.cfg.nic_addr) else {
             return stale;
         };
         let chunk = u32::from(h.chunk_offset) / CHUNK;
@@ -736,10 +733,7 @@ impl Nic {
         out: &mut Outputs,
     ) -> Result<RxOutcome, ModelError> {
         let stale = Ok(RxOutcome::Dropped(DropReason::Stale));
-        let Some((slot, inst)) = self.ini.response_op(h, self.cfg.nic_addr) else {
-            return stale;
-        };
-        let Some(o) = self.ini.live_op(slot, inst) else {
+        let Some((slot, inst, o)) = self.ini.response_op(h, self.cfg.nic_addr) else {
             return stale;
         };
         if o.phase != Phase::AwaitFirst
@@ -858,10 +852,7 @@ impl Nic {
         out: &mut Outputs,
     ) -> Result<RxOutcome, ModelError> {
         let stale = Ok(RxOutcome::Dropped(DropReason::Stale));
-        let Some((slot, inst)) = self.ini.response_op(h, self.cfg.nic_addr) else {
-            return stale;
-        };
-        let Some(o) = self.ini.live_op(slot, inst) else {
+        let Some((slot, _, o)) = self.ini.response_op(h, self.cfg.nic_addr) else {
             return stale;
         };
         let first = o.phase == Phase::AwaitFirst && o.req_counter == Some(h.prev_counter);

@@ -170,6 +170,26 @@ fn entry_at(n: &NicTrace, region: u16, at: u64) -> Option<&RrtEntry> {
         .map(|(_, _, e, _)| e)
 }
 
+/// A byte range of a region: a host access (`at` is an address) or an op's range (`at` is an
+/// offset in the region).
+#[derive(Clone, Copy)]
+struct Span {
+    region: u16,
+    at: u64,
+    len: u64,
+}
+
+/// Where an access issued at `issued` falls in its op's range: its offset from the op's start,
+/// if it is to the op's region (the entry in force then), chunk-aligned and inside the op.
+fn offset_in_op(n: &NicTrace, issued: u64, acc: Span, op: Span) -> Result<u64, &'static str> {
+    let e = entry_at(n, acc.region, issued).ok_or("of no region")?;
+    let rel = acc.at.wrapping_sub(e.base_addr).wrapping_sub(op.at);
+    if acc.region != op.region || rel % u64::from(CHUNK) != 0 || rel + acc.len > op.len {
+        return Err("at the wrong place");
+    }
+    Ok(rel)
+}
+
 fn inside(e: &RrtEntry, addr: u64, len: usize) -> bool {
     addr.checked_sub(e.base_addr)
         .and_then(|off| off.checked_add(len as u64))
@@ -258,25 +278,22 @@ pub fn read_data_lands_right(t: &Trace) -> Result<(), Violation> {
                     // A replayed request served again: its data goes nowhere (checked below).
                     continue;
                 };
-                let Some(e) = entry_at(n, r.region, r.issued) else {
-                    return fail(
-                        NAME,
-                        format!("NIC {si}: served read of no region {}", rd(r)),
-                    );
+                let acc = Span {
+                    region: r.region,
+                    at: r.addr,
+                    len: r.data.len() as u64,
                 };
-                let rel = r
-                    .addr
-                    .wrapping_sub(e.base_addr)
-                    .wrapping_sub(c.cmd.remote_offset);
-                if r.region != c.cmd.remote_region
-                    || rel % u64::from(CHUNK) != 0
-                    || rel + r.data.len() as u64 > u64::from(c.cmd.length)
-                {
-                    return fail(
-                        NAME,
-                        format!("NIC {si}: server read at the wrong place {}", rd(r)),
-                    );
-                }
+                let op = Span {
+                    region: c.cmd.remote_region,
+                    at: c.cmd.remote_offset,
+                    len: u64::from(c.cmd.length),
+                };
+                let rel = match offset_in_op(n, r.issued, acc, op) {
+                    Ok(rel) => rel,
+                    Err(why) => {
+                        return fail(NAME, format!("NIC {si}: server read {why}: {}", rd(r)));
+                    }
+                };
                 served
                     .entry((initiator, slot, req_counter))
                     .or_default()
@@ -292,28 +309,20 @@ pub fn read_data_lands_right(t: &Trace) -> Result<(), Violation> {
             let Some(&(_, c)) = ops.get(&(n.addr, slot, req_counter)) else {
                 return fail(NAME, format!("NIC {ni}: READ data of no op {}", wd(w)));
             };
-            let Some(e) = entry_at(n, w.region, w.issued) else {
-                return fail(
-                    NAME,
-                    format!("NIC {ni}: READ data into no region {}", wd(w)),
-                );
+            let acc = Span {
+                region: w.region,
+                at: w.addr,
+                len: w.data.len() as u64,
             };
-            let rel = w
-                .addr
-                .wrapping_sub(e.base_addr)
-                .wrapping_sub(c.cmd.local_offset);
-            if w.region != c.cmd.local_region
-                || rel % u64::from(CHUNK) != 0
-                || rel + w.data.len() as u64 > u64::from(c.cmd.length)
-            {
-                return fail(
-                    NAME,
-                    format!(
-                        "NIC {ni}: READ data at {rel:#x} of the op's range: {}",
-                        wd(w)
-                    ),
-                );
-            }
+            let op = Span {
+                region: c.cmd.local_region,
+                at: c.cmd.local_offset,
+                len: u64::from(c.cmd.length),
+            };
+            let rel = match offset_in_op(n, w.issued, acc, op) {
+                Ok(rel) => rel,
+                Err(why) => return fail(NAME, format!("NIC {ni}: READ data {why}: {}", wd(w))),
+            };
             // A replayed request may have been served twice, from memory that changed between:
             // the chunk must equal one of the server's reads at its offset.
             let matches = served
@@ -349,25 +358,25 @@ fn sources(t: &Trace) -> Result<Parts<'_>, Violation> {
                     format!("NIC {ni}: source read of no op {}", rd(r)),
                 );
             };
-            let Some(e) = entry_at(n, r.region, r.issued) else {
-                return fail(
-                    "source reads",
-                    format!("NIC {ni}: source read of no region {}", rd(r)),
-                );
+            let acc = Span {
+                region: r.region,
+                at: r.addr,
+                len: r.data.len() as u64,
             };
-            let rel = r
-                .addr
-                .wrapping_sub(e.base_addr)
-                .wrapping_sub(c.cmd.local_offset);
-            if r.region != c.cmd.local_region
-                || rel % u64::from(CHUNK) != 0
-                || rel + r.data.len() as u64 > u64::from(c.cmd.length)
-            {
-                return fail(
-                    "source reads",
-                    format!("NIC {ni}: source read at the wrong place {}", rd(r)),
-                );
-            }
+            let op = Span {
+                region: c.cmd.local_region,
+                at: c.cmd.local_offset,
+                len: u64::from(c.cmd.length),
+            };
+            let rel = match offset_in_op(n, r.issued, acc, op) {
+                Ok(rel) => rel,
+                Err(why) => {
+                    return fail(
+                        "source reads",
+                        format!("NIC {ni}: source read {why}: {}", rd(r)),
+                    );
+                }
+            };
             m.entry(key).or_default().push((rel, &r.data));
         }
     }
@@ -410,26 +419,26 @@ pub fn remote_writes_carry_the_source(t: &Trace) -> Result<(), Violation> {
             let Some(&(_, c)) = ops.get(&key) else {
                 return fail(NAME, format!("NIC {si}: remote write of no op {}", wd(w)));
             };
-            let Some(e) = entry_at(n, w.region, w.issued) else {
-                return fail(
-                    NAME,
-                    format!("NIC {si}: remote write into no region {}", wd(w)),
-                );
+            let acc = Span {
+                region: w.region,
+                at: w.addr,
+                len: w.data.len() as u64,
             };
-            let rel = w
-                .addr
-                .wrapping_sub(e.base_addr)
-                .wrapping_sub(c.cmd.remote_offset);
-            if c.cmd.op_type != OpType::Write.as_raw()
-                || c.cmd.remote_region != w.region
-                || rel % u64::from(CHUNK) != 0
-                || rel + w.data.len() as u64 > u64::from(c.cmd.length)
-            {
-                return fail(
-                    NAME,
-                    format!("NIC {si}: remote write outside its op {}", wd(w)),
-                );
-            }
+            let op = Span {
+                region: c.cmd.remote_region,
+                at: c.cmd.remote_offset,
+                len: u64::from(c.cmd.length),
+            };
+            let rel = match offset_in_op(n, w.issued, acc, op) {
+                Ok(rel) if c.cmd.op_type == OpType::Write.as_raw() => rel,
+                Ok(_) => {
+                    return fail(
+                        NAME,
+                        format!("NIC {si}: remote write of a non-WRITE {}", wd(w)),
+                    );
+                }
+                Err(why) => return fail(NAME, format!("NIC {si}: remote write {why}: {}", wd(w))),
+            };
             if !source_at(src.get(&key), rel, w.data.len()).contains(&&w.data[..]) {
                 return fail(
                     NAME,
