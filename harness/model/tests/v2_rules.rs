@@ -47,6 +47,14 @@ fn write_req(a: &mut Nic, b: &Nic, len: u16, out: &mut Outputs) -> Vec<u8> {
     m.remove(0)
 }
 
+/// [`write_req`] delivered to B at 20 and served at 30: returns B's WR_RDREQ.
+fn rdreq_for(a: &mut Nic, b: &mut Nic, len: u16, out: &mut Outputs) -> Vec<u8> {
+    let req = write_req(a, b, len, out);
+    b.receive(20, &req, out).expect("rx");
+    b.serve_inbound(30, InQueue::Write, out).expect("serve");
+    take(out).remove(0)
+}
+
 #[test]
 fn write_hold_rearm_and_reply_matching() {
     let (mut a, mut b) = pair(|_| {});
@@ -117,11 +125,7 @@ fn write_hold_rearm_and_reply_matching() {
 fn write_times_out_exactly_at_the_rearmed_deadline() {
     let (mut a, mut b) = pair(|_| {});
     let mut out = Outputs::default();
-    let req = write_req(&mut a, &b, 64, &mut out);
-    b.receive(20, &req, &mut out).expect("rx");
-    b.serve_inbound(30, InQueue::Write, &mut out)
-        .expect("serve");
-    let rdreq = take(&mut out).remove(0);
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
     let t_r = 4_000; // late but before the op deadline (10 + op_timeout)
     assert_eq!(
         a.receive(t_r, &rdreq, &mut out).expect("rx"),
@@ -140,11 +144,7 @@ fn write_times_out_exactly_at_the_rearmed_deadline() {
 fn server_deadline_edge_and_hold_cap() {
     let (mut a, mut b) = pair(|_| {});
     let mut out = Outputs::default();
-    let req = write_req(&mut a, &b, 64, &mut out);
-    b.receive(20, &req, &mut out).expect("rx");
-    b.serve_inbound(30, InQueue::Write, &mut out)
-        .expect("serve");
-    let rdreq = take(&mut out).remove(0);
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
     a.receive(40, &rdreq, &mut out).expect("rx");
     a.advance(2_000, &mut out).expect("advance");
     let data = take(&mut out).remove(0);
@@ -156,11 +156,7 @@ fn server_deadline_edge_and_hold_cap() {
         RxOutcome::Dropped(DropReason::Late | DropReason::Stale)
     ));
     let (mut a2, mut b2) = pair(|_| {});
-    let req = write_req(&mut a2, &b2, 64, &mut out);
-    b2.receive(20, &req, &mut out).expect("rx");
-    b2.serve_inbound(30, InQueue::Write, &mut out)
-        .expect("serve");
-    let rdreq = take(&mut out).remove(0);
+    let rdreq = rdreq_for(&mut a2, &mut b2, 64, &mut out);
     a2.receive(40, &rdreq, &mut out).expect("rx");
     a2.advance(2_000, &mut out).expect("advance");
     let data = take(&mut out).remove(0);
@@ -175,11 +171,7 @@ fn server_deadline_edge_and_hold_cap() {
             c.max_hold_ns = 1_000;
         }
     });
-    let req = write_req(&mut a3, &b3, 64, &mut out);
-    b3.receive(20, &req, &mut out).expect("rx");
-    b3.serve_inbound(30, InQueue::Write, &mut out)
-        .expect("serve");
-    let rdreq = take(&mut out).remove(0);
+    let rdreq = rdreq_for(&mut a3, &mut b3, 64, &mut out);
     assert_eq!(
         a3.receive(40, &rdreq, &mut out).expect("rx"),
         RxOutcome::Dropped(DropReason::Hold)
@@ -458,11 +450,7 @@ fn host_dma_errors_end_ops_with_their_status() {
         error: DmaError::SlvErr,
         reads: false,
     });
-    let req = write_req(&mut a, &b, 64, &mut out);
-    b.receive(20, &req, &mut out).expect("rx");
-    b.serve_inbound(30, InQueue::Write, &mut out)
-        .expect("serve");
-    let rdreq = take(&mut out).remove(0);
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
     a.receive(40, &rdreq, &mut out).expect("rx");
     a.advance(1_000, &mut out).expect("advance");
     let data = take(&mut out);
@@ -504,11 +492,7 @@ fn wr_data_with_another_echo_is_stale_before_its_tag_is_tried() {
     for byte in [31usize, 33, 43] {
         let (mut a, mut b) = pair(|_| {});
         let mut out = Outputs::default();
-        let req = write_req(&mut a, &b, 64, &mut out);
-        b.receive(20, &req, &mut out).expect("rx");
-        b.serve_inbound(30, InQueue::Write, &mut out)
-            .expect("serve");
-        let rdreq = take(&mut out).remove(0);
+        let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
         a.receive(40, &rdreq, &mut out).expect("rx");
         a.advance(1_000, &mut out).expect("advance");
         let mut data = take(&mut out).remove(0);
