@@ -115,6 +115,8 @@ pub enum ReadPurpose {
 pub struct HostRead {
     pub region: u16,
     pub addr: u64,
+    /// Bytes asked for.
+    pub len: u64,
     /// The bytes returned (empty on an error response).
     pub data: Vec<u8>,
     pub issued: u64,
@@ -189,6 +191,18 @@ impl HostMem {
         self.cfg
     }
 
+    /// The same contents and error ranges behind other timing, without logs (a shadow's copy
+    /// of a device's memory).
+    #[must_use]
+    pub fn copy_with(&self, cfg: HostConfig) -> Self {
+        Self {
+            cfg,
+            pages: self.pages.clone(),
+            errors: self.errors.clone(),
+            ..Self::default()
+        }
+    }
+
     /// Reads bytes directly (software's view; no timing). Addresses wrap modulo 2^64.
     pub fn read(&self, addr: u64, buf: &mut [u8]) {
         let mut a = addr;
@@ -236,7 +250,7 @@ impl HostMem {
         self.rd_free_at
     }
 
-    fn error_at(&self, addr: u64, len: usize, reads: bool) -> Option<DmaError> {
+    pub(crate) fn error_at(&self, addr: u64, len: usize, reads: bool) -> Option<DmaError> {
         let end = addr.saturating_add(len as u64);
         self.errors
             .iter()
@@ -268,6 +282,7 @@ impl HostMem {
             log.push(HostRead {
                 region,
                 addr,
+                len: buf.len() as u64,
                 data: if err.is_none() {
                     buf.to_vec()
                 } else {

@@ -212,6 +212,40 @@ impl Initiator {
             .is_some_and(|o| o.phase == Phase::Queued)
     }
 
+    /// The class whose queue has `slot` at its head (the observer's dispatch).
+    pub(crate) fn head_class(&self, slot: u16) -> Option<u8> {
+        self.classes
+            .iter()
+            .position(|q| q.front().is_some_and(|&(s, _)| s == slot))
+            .and_then(|c| u8::try_from(c).ok())
+    }
+
+    /// The deadline of the op in flight on `slot`, if it was dispatched.
+    pub(crate) fn op_deadline(&self, slot: u16) -> Option<u64> {
+        self.slots
+            .get(usize::from(slot))
+            .and_then(|s| s.op.as_ref())
+            .filter(|o| o.t_disp.is_some())
+            .map(|o| o.deadline)
+    }
+
+    /// `(completion address, deadline)` of the dispatched op in flight on `slot` that has no
+    /// status yet.
+    pub(crate) fn live_cq(&self, slot: u16) -> Option<(u64, u64)> {
+        self.slots
+            .get(usize::from(slot))
+            .and_then(|s| s.op.as_ref())
+            .filter(|o| o.t_disp.is_some() && o.ending.is_none())
+            .map(|o| (o.cq_addr, o.deadline))
+    }
+
+    /// `(enabled, pid)` of a slot.
+    pub(crate) fn slot_config(&self, slot: u16) -> Option<(bool, u32)> {
+        self.slots
+            .get(usize::from(slot))
+            .map(|s| (s.enabled, s.pid))
+    }
+
     /// An op deadline armed for `at` is still the op's deadline.
     pub(crate) fn deadline_live(&self, slot: u16, inst: u32, at: u64) -> bool {
         self.live_op(slot, inst)
@@ -566,6 +600,7 @@ impl Nic {
             visible,
             delivered: written.is_some(),
             req_counter: o.req_counter,
+            deadline: o.t_disp.map(|_| o.deadline),
         });
         Ok(())
     }

@@ -14,6 +14,7 @@ pub mod host;
 pub mod initiator;
 pub mod invariants;
 pub mod nic;
+pub mod observer;
 pub mod policy;
 pub mod responder;
 pub mod shared;
@@ -31,6 +32,7 @@ pub use host::{
 };
 pub use initiator::Initiator;
 pub use nic::{Completion, DropReason, Nic, Outputs, RxOutcome, SubmitOutcome};
+pub use observer::{Divergence, ObserveError, Observer, ObserverConfig, ObserverStats, Seen};
 pub use policy::{DefaultPolicy, Policy, RandomPolicy};
 pub use responder::{InQueue, KeyInstall, Responder};
 pub use shared::{NicCounters, Owner, RrtRow, Shared, Window};

@@ -42,6 +42,9 @@ pub struct Completion {
     pub delivered: bool,
     /// Counter of the op's hop-1 request, if it was sent.
     pub req_counter: Option<u64>,
+    /// The op's deadline when it ended (dispatch + `op_timeout`, or the WRITE re-arm), if it
+    /// was dispatched.
+    pub deadline: Option<u64>,
 }
 
 /// What the NIC produced while handling one input.
@@ -696,6 +699,19 @@ impl Nic {
         let r = self.do_serve(now, q, out).map_err(ChoiceError::Model);
         self.tidy();
         r
+    }
+
+    /// Observer: the device's op deadline on `slot` acted at `now`, before this model's (the
+    /// device dispatched up to its transmit latency before its request was seen).
+    pub(crate) fn force_timeout(
+        &mut self,
+        now: u64,
+        slot: u16,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let now = self.clock(now)?;
+        self.fire_timers(now, out)?;
+        self.finish(now, slot, Status::Timeout, out)
     }
 
     // ---- internals ----

@@ -89,6 +89,24 @@ pub struct Responder {
 }
 
 impl Responder {
+    /// Whether write context `ci` exists and is free (the observer's WRITE service).
+    pub(crate) fn ctx_is_free(&self, ci: u16) -> bool {
+        self.ctx_free.contains(&ci)
+    }
+
+    /// The deadline of the write context serving the WRITE request `(initiator, slot,
+    /// counter)`, live or ended (its fields stay until the context is reused).
+    pub(crate) fn ctx_deadline_of(&self, initiator: u32, slot: u16, counter: u64) -> Option<u64> {
+        self.ctxs
+            .iter()
+            .find(|c| c.req.src_nic == initiator && c.req.slot == slot && c.req.counter == counter)
+            .map(|c| c.deadline)
+    }
+
+    /// The deadline of write context `ci`.
+    pub(crate) fn ctx_deadline(&self, ci: u16) -> Option<u64> {
+        self.ctxs.get(usize::from(ci)).map(|c| c.deadline)
+    }
     pub(crate) fn new(cfg: &NicConfig) -> Self {
         let reserved = CipherKey::new(&crypto::RESERVED_KEY);
         let ctx = Ctx {
@@ -152,6 +170,26 @@ impl Responder {
         self.ctxs
             .get(usize::from(ci))
             .is_some_and(|c| c.in_use && c.inst == inst && !c.expired && c.status.is_none())
+    }
+
+    /// The host range `(address, length)` the READ queue head would be served from, and whether
+    /// its region is unchanged since its check (else its service discards it silently).
+    pub(crate) fn read_head(&self, rrt: &crate::shared::Rrt) -> Option<(u64, u64, bool)> {
+        self.reads.front().map(|r| {
+            (
+                r.base.wrapping_add(r.hdr.offset),
+                u64::from(r.hdr.length),
+                rrt.live(r.hdr.region, r.generation).is_some(),
+            )
+        })
+    }
+
+    /// Requests waiting in inbound queue `q`.
+    pub(crate) fn queue_len(&self, q: InQueue) -> usize {
+        match q {
+            InQueue::Read => self.reads.len(),
+            InQueue::Write => self.writes.len(),
+        }
     }
 
     fn queue(&mut self, q: InQueue) -> &mut VecDeque<InReq> {
@@ -386,11 +424,21 @@ impl Nic {
                 );
             }
             InQueue::Write => {
-                let ci = self
-                    .rsp
-                    .ctx_free
-                    .pop()
-                    .ok_or_else(|| ModelError::Internal("no free context".into()))?;
+                let forced = self.sh.shadow.as_mut().and_then(|t| t.ctx.take());
+                let ci =
+                    match forced {
+                        Some(c) => {
+                            let p = self.rsp.ctx_free.iter().position(|&f| f == c).ok_or_else(
+                                || ModelError::Internal(format!("forced context {c} is not free")),
+                            )?;
+                            self.rsp.ctx_free.remove(p)
+                        }
+                        None => self
+                            .rsp
+                            .ctx_free
+                            .pop()
+                            .ok_or_else(|| ModelError::Internal("no free context".into()))?,
+                    };
                 let inst = self.rsp.ctxs[usize::from(ci)].inst.wrapping_add(1);
                 self.sh.window.alloc(Owner::Ctx(ci, inst), lines_for(len))?;
                 let rdreq = Hdr {
@@ -618,6 +666,27 @@ impl Nic {
             c.status.get_or_insert(Status::RemoteAccessError);
         }
         self.ctx_settle(t, ci, out)
+    }
+
+    /// Observer: every write context whose deadline has passed acts on it now (a device acts
+    /// on it anywhere in `[deadline, deadline + timer_slack]`, without an output to show it).
+    pub(crate) fn force_ctx_deadlines(
+        &mut self,
+        now: u64,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let due: Vec<(u16, u32)> = self
+            .rsp
+            .ctxs
+            .iter()
+            .zip(0u16..)
+            .filter(|(c, _)| c.in_use && c.status.is_none() && c.deadline <= now)
+            .map(|(c, i)| (i, c.inst))
+            .collect();
+        for (ci, inst) in due {
+            self.on_ctx_deadline(ci, inst, out)?;
+        }
+        Ok(())
     }
 
     pub(crate) fn on_ctx_deadline(

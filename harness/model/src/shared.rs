@@ -305,6 +305,21 @@ pub struct Shared {
     /// The reserved key that signs AUTH_FAIL, expanded once.
     pub reserved: CipherKey,
     frame_pool: Vec<Vec<u8>>,
+    /// Shadow mode (the observer, [`crate::observer`]): choices a device made, applied to the
+    /// next send or service, and frames left unsealed with their keys.
+    pub(crate) shadow: Option<ShadowTap>,
+}
+
+/// What a shadow NIC takes from the device it follows and what it leaves for the observer.
+#[derive(Debug, Default)]
+pub(crate) struct ShadowTap {
+    /// The device's counter for the next message (a hop-1 request or WR_RDREQ, whose counter
+    /// the NIC memoizes).
+    pub(crate) counter: Option<u64>,
+    /// The device's write context for the next WRITE service.
+    pub(crate) ctx: Option<u16>,
+    /// Keys of the unsealed frames pushed to the outputs, in order.
+    pub(crate) keys: Vec<CipherKey>,
 }
 
 impl Shared {
@@ -328,12 +343,19 @@ impl Shared {
             counters: NicCounters::default(),
             reserved: CipherKey::new(&RESERVED_KEY),
             frame_pool: Vec::new(),
+            shadow: None,
         }
     }
 
     /// Sets the `count` part of the message counter (tests of exhaustion).
     pub fn set_count(&mut self, count: u64) {
         self.count = count;
+    }
+
+    /// The `count` the next message would get.
+    #[must_use]
+    pub fn count(&self) -> u64 {
+        self.count
     }
 
     /// Whether the counter can still give a value (a dispatch or service needs one).
@@ -343,6 +365,10 @@ impl Shared {
     }
 
     fn next_counter(&mut self) -> Option<u64> {
+        if let Some(c) = self.shadow.as_mut().and_then(|t| t.counter.take()) {
+            self.count = self.count.max((c & COUNT_MAX) + 1);
+            return Some(c);
+        }
         if self.count > COUNT_MAX {
             self.counters.status_counter_exhausted = true;
             return None;
@@ -389,9 +415,14 @@ impl Shared {
         h.chunk_len = u16::try_from(frame.len() - FRAME_MIN)
             .map_err(|_| ModelError::Internal("payload above 64 KB".into()))?;
         let hb = h.to_bytes()?;
-        let iv = crypto::iv(h.src_nic, counter)?;
         frame[..HDR_LEN].copy_from_slice(&hb);
-        self.crypto.seal_with(key, &iv, &mut frame);
+        if let Some(tap) = self.shadow.as_mut() {
+            // Sealed by the observer once the device's frame shows the counter it used.
+            tap.keys.push(key.clone());
+        } else {
+            let iv = crypto::iv(h.src_nic, counter)?;
+            self.crypto.seal_with(key, &iv, &mut frame);
+        }
         self.counters.msgs_sent += 1;
         out.push(frame);
         Ok(Some(counter))

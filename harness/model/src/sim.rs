@@ -6,6 +6,7 @@ use crate::error::{ModelError, SubmitError};
 use crate::evq::EventQueue;
 use crate::fabric::{Arrival, Fabric, FabricConfig};
 use crate::nic::{Completion, Nic, Outputs, SubmitOutcome};
+use crate::observer::{Divergence, ObserveError, Observer, ObserverConfig, Seen};
 
 #[derive(Debug)]
 enum Ev {
@@ -54,6 +55,31 @@ pub struct System {
     pub message_log: Option<Vec<(u64, usize, Vec<u8>)>>,
     /// Internal inconsistencies a NIC reported `(cycle, NIC, error)`: a correct model has none.
     pub errors: Vec<(u64, usize, ModelError)>,
+    /// Per NIC: the observer checking it as a device (mixed mode, [`System::observe`]), and how
+    /// much of its DMA logs the observer has seen.
+    observers: Vec<Option<Watch>>,
+    /// The first divergence of each observed NIC `(NIC, divergence)`; that NIC's observer stops.
+    pub divergences: Vec<(usize, Divergence)>,
+    tamper: Option<Tamper>,
+}
+
+/// A fault planted in a NIC's outputs before they are shown to observers and the fabric: a
+/// stand-in for a buggy device, so tests can show that the observer catches it.
+pub type TamperFn = dyn FnMut(usize, u64, &mut Outputs, &mut Nic) + Send;
+
+struct Tamper(Box<TamperFn>);
+
+impl std::fmt::Debug for Tamper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tamper")
+    }
+}
+
+#[derive(Debug)]
+struct Watch {
+    obs: Observer,
+    writes_seen: usize,
+    reads_seen: usize,
 }
 
 impl System {
@@ -86,7 +112,129 @@ impl System {
             reports: Vec::new(),
             message_log: None,
             errors: Vec::new(),
+            observers: (0..n).map(|_| None).collect(),
+            divergences: Vec::new(),
+            tamper: None,
         })
+    }
+
+    /// Plants `f` on every NIC's outputs (NIC, cycle, its frames and completions, the NIC with
+    /// its DMA logs) before observers and the fabric see them.
+    pub fn set_tamper(&mut self, f: Box<TamperFn>) {
+        self.tamper = Some(Tamper(f));
+    }
+
+    /// Checks NIC `i` from now on as a device with an [`Observer`] (its outputs against the
+    /// model's obligations), starting from the NIC's current setup. Turns the NIC's DMA logs on.
+    ///
+    /// # Errors
+    /// No such NIC, or a configuration the shadow refuses.
+    pub fn observe(&mut self, i: usize) -> Result<(), ModelError> {
+        let nic = self.nics.get_mut(i).ok_or(ModelError::NoSuchNic(i))?;
+        let (mut writes_seen, mut reads_seen) = (0, 0);
+        if let Some(m) = nic.mem_mut() {
+            writes_seen = m.log.get_or_insert_with(Vec::new).len();
+            reads_seen = m.read_log.get_or_insert_with(Vec::new).len();
+        }
+        let cfg = nic.config().clone();
+        let obs = Observer::new(&cfg, ObserverConfig::for_nic(&cfg), Some(&self.nics[i]))?;
+        self.observers[i] = Some(Watch {
+            obs,
+            writes_seen,
+            reads_seen,
+        });
+        Ok(())
+    }
+
+    /// The observer of NIC `i`, if it is observed.
+    #[must_use]
+    pub fn observer(&self, i: usize) -> Option<&Observer> {
+        self.observers.get(i)?.as_ref().map(|w| &w.obs)
+    }
+
+    /// Software writes host memory of NIC `i` directly (mirrored to its observer).
+    pub fn software_write(&mut self, i: usize, addr: u64, data: &[u8]) {
+        if let Some(m) = self.nics.get_mut(i).and_then(Nic::mem_mut) {
+            m.write(addr, data);
+        }
+        if let Some(Some(w)) = self.observers.get_mut(i) {
+            w.obs.software_write(addr, data);
+        }
+    }
+
+    /// Ends every observer at `now`: what a device still owes is a divergence.
+    pub fn finish_observers(&mut self, now: u64) {
+        for i in 0..self.observers.len() {
+            self.watch(i, |o| o.finish(now));
+        }
+    }
+
+    /// Runs `f` on NIC `i`'s observer; a divergence is recorded and stops that observer.
+    fn watch(&mut self, i: usize, f: impl FnOnce(&mut Observer) -> Result<(), ObserveError>) {
+        let Some(Some(w)) = self.observers.get_mut(i) else {
+            return;
+        };
+        if let Err(e) = f(&mut w.obs) {
+            let d = match e {
+                ObserveError::Diverged(d) => *d,
+                ObserveError::Model(m) => Divergence {
+                    cycle: self.now,
+                    nic: self.nics[i].addr(),
+                    field: "observer".into(),
+                    expected: "a consistent shadow model".into(),
+                    got: m.to_string(),
+                },
+            };
+            self.divergences.push((i, d));
+            self.observers[i] = None;
+        }
+    }
+
+    /// Shows NIC `i`'s outputs of this step to its observer: DMA reads and writes from its
+    /// host logs, then the frames it sent.
+    fn show(&mut self, i: usize, out: &Outputs) {
+        let Some(Some(w)) = self.observers.get_mut(i) else {
+            return;
+        };
+        let Some(m) = self.nics[i].mem() else {
+            return;
+        };
+        let now = self.now;
+        let mut r = Ok(());
+        if let Some(log) = m.read_log.as_ref() {
+            for x in &log[w.reads_seen..] {
+                if r.is_ok() {
+                    r = w.obs.seen(
+                        x.issued.max(now),
+                        Seen::HostRead {
+                            addr: x.addr,
+                            len: x.len,
+                        },
+                    );
+                }
+            }
+            w.reads_seen = log.len();
+        }
+        if let Some(log) = m.log.as_ref() {
+            for x in &log[w.writes_seen..] {
+                if r.is_ok() {
+                    r = w.obs.seen(
+                        x.issued.max(now),
+                        Seen::HostWrite {
+                            addr: x.addr,
+                            data: &x.data,
+                        },
+                    );
+                }
+            }
+            w.writes_seen = log.len();
+        }
+        for f in &out.messages {
+            if r.is_ok() {
+                r = w.obs.seen(now, Seen::Frame(f));
+            }
+        }
+        self.watch(i, |_| r);
     }
 
     #[must_use]
@@ -144,6 +292,7 @@ impl System {
         out.clear();
         let i = match ev {
             Ev::Deliver { dst, frame } => {
+                self.watch(dst, |o| o.receive(time, &frame).map(|_| ()));
                 if let Err(e) = self.nics[dst].receive(time, &frame, &mut out) {
                     self.errors.push((time, dst, e));
                 }
@@ -154,6 +303,7 @@ impl System {
                 if self.wake_at[i] == time {
                     self.wake_at[i] = u64::MAX;
                 }
+                self.watch(i, |o| o.advance(time));
                 if let Err(e) = self.nics[i].advance(time, &mut out) {
                     self.errors.push((time, i, e));
                 }
@@ -161,6 +311,8 @@ impl System {
             }
             Ev::Submit { nic, slot, cmd } => {
                 let result = self.nics[nic].submit(time, slot, &cmd[..], &mut out);
+                let accepted = result.is_ok();
+                self.watch(nic, |o| o.cmd_write(time, slot, 0, &cmd[..], accepted));
                 if let Err(SubmitError::Model(e)) = &result {
                     self.errors.push((time, nic, e.clone()));
                 }
@@ -174,6 +326,10 @@ impl System {
     }
 
     fn after(&mut self, i: usize, out: &mut Outputs) {
+        if let Some(t) = self.tamper.as_mut() {
+            (t.0)(i, self.now, out, &mut self.nics[i]);
+        }
+        self.show(i, out);
         let now = self.now;
         let route = &self.route;
         for frame in out.messages.drain(..) {

@@ -104,6 +104,9 @@ pub struct Scenario {
     pub policy: PolicyKind,
     /// Keep every completion and log host writes / (key, IV) pairs (tests).
     pub record: bool,
+    /// NICs checked by an observer as devices (docs/model.md, "Observer"): each runs as the
+    /// model, and a shadow model checks every frame, DMA access and record it produces.
+    pub observe: Vec<usize>,
 }
 
 impl Default for Scenario {
@@ -120,6 +123,7 @@ impl Default for Scenario {
             max_ops: 0,
             policy: PolicyKind::Default,
             record: false,
+            observe: Vec::new(),
         }
     }
 }
@@ -150,6 +154,17 @@ pub struct RunStats {
     pub fabric: FabricCounters,
     /// Sum over NICs.
     pub nic: NicCounters,
+    /// Divergences the observers found (`Scenario::observe`), one line each; empty when every
+    /// observed NIC behaved as the protocol allows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub divergences: Vec<String>,
+    /// Outputs the observers checked: frames, host writes, completion records.
+    #[serde(skip_serializing_if = "no_observer")]
+    pub observed: [u64; 3],
+}
+
+fn no_observer(o: &[u64; 3]) -> bool {
+    o.iter().all(|&n| n == 0)
 }
 
 fn bucket(x: u32) -> usize {
@@ -364,6 +379,9 @@ impl Runner {
                 "malicious clients need the last slot of every NIC left disabled".into(),
             ));
         }
+        for &i in &sc.observe {
+            system.observe(i)?;
+        }
         Ok(Self {
             sc: sc.clone(),
             system,
@@ -467,11 +485,9 @@ impl Runner {
             .unwrap_or_default();
         if op == OpType::Rekey {
             let new_key: Key = self.rng.random();
-            if let (Some(e), Some(m)) = (
-                self.system.nics[nic].rrt(c.data_region).cloned(),
-                self.system.nics[nic].mem_mut(),
-            ) {
-                m.write(e.base_addr.wrapping_add(local_offset), &new_key);
+            if let Some(e) = self.system.nics[nic].rrt(c.data_region).cloned() {
+                self.system
+                    .software_write(nic, e.base_addr.wrapping_add(local_offset), &new_key);
             }
         }
         let cmd = Cmd {
@@ -696,6 +712,22 @@ impl Runner {
     }
 
     fn finish(&mut self) -> &RunStats {
+        let end = self.system.now();
+        self.system.finish_observers(end);
+        for i in 0..self.sc.nics {
+            if let Some(o) = self.system.observer(i) {
+                let s = o.stats();
+                self.stats.observed[0] += s.frames;
+                self.stats.observed[1] += s.host_writes;
+                self.stats.observed[2] += s.records;
+            }
+        }
+        self.stats.divergences = self
+            .system
+            .divergences
+            .iter()
+            .map(|(i, d)| format!("NIC {i}: {d}"))
+            .collect();
         let st = &mut self.stats;
         st.sim_cycles = self.system.now();
         st.mean_total_delay = if st.ops_completed == 0 {

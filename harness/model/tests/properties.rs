@@ -237,10 +237,33 @@ fn check(k: &Knobs) -> Result<RunStats, TestCaseError> {
                 .collect()
         })
         .collect();
+    // System of devices: every NIC is also checked by an observer (docs/model.md), which must
+    // find each one's frames, DMA accesses and records legal.
+    // Only where the observer's assumptions hold (docs/model.md, "Observer", limits): it cannot
+    // yet tell when a device installed a key (REKEY under receive-crypto latency), which writes
+    // a device issued before it learnt of an earlier write's error (DMA errors), or at which
+    // point of a WRITE to the same bytes a READ service read them (WRITEs here overlap READs).
+    let observed =
+        k.write_weight == 0 && (k.rekey_weight == 0 || k.crypto_latency == 0) && !k.dma_errors;
+    for i in (0..sc.nics).filter(|_| observed) {
+        r.system
+            .observe(i)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    }
     r.system.log_messages(true);
     r.run();
     let sys = &r.system;
     prop_assert!(sys.errors.is_empty(), "model errors: {:?}", sys.errors);
+    prop_assert!(
+        r.stats.divergences.is_empty(),
+        "divergences: {:#?}",
+        r.stats.divergences
+    );
+    prop_assert!(
+        !observed || r.stats.observed.iter().all(|&n| n > 0),
+        "observers saw nothing: {:?}",
+        r.stats.observed
+    );
     let trace = r.trace();
     if let Err(v) = invariants::check_all(&trace) {
         return Err(TestCaseError::fail(v.to_string()));

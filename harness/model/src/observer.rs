@@ -1,0 +1,1204 @@
+//! The model as a checker of a device NIC (docs/model.md, "Observer").
+//!
+//! An [`Observer`] follows one device NIC `D` (the RTL, or a model NIC standing in for it). It
+//! holds a *shadow* [`Nic`] in manual mode with the device's receive-crypto latency, an
+//! instantaneous host port and frame-less deadlines that act as late as allowed: the most a
+//! device may legally do, and as early as it may do it. The harness gives the
+//! observer every input it gives `D` (command writes with `D`'s bus answer, frames with the cycle
+//! of their last beat, software's writes to host memory) and every output `D` produced ([`Seen`]:
+//! frames, DMA writes, DMA reads), each with its cycle, in nondecreasing cycle order.
+//!
+//! `D`'s choices are read off its outputs and forced on the shadow: a hop-1 request is the
+//! dispatch of its slot with `D`'s counter; the first RD_RESP of a request is the service of the
+//! READ queue head; a WR_RDREQ is the service of the WRITE queue head with `D`'s context and
+//! counter. Everything else the shadow produces is an *expectation*: a frame (sealed with the
+//! counter `D` shows, then compared byte for byte, tag included), a host write (compared byte for
+//! byte, in any split), a completion record (fields compared; the delays against the cycles the
+//! observer saw), a grant for host reads. Each expectation has the latest cycle it may appear
+//! ([`ObserverConfig::reaction_max`] after the shadow made it); one that is missing then is a
+//! [`Divergence`], unless the shadow made it within [`ObserverConfig::margin`] of its op's or
+//! context's deadline (then `D` may legally have had it pending when the deadline acted, and it
+//! is dropped). The first illegal output is a [`Divergence`] naming the cycle, the NIC, the field,
+//! the expected and the observed value.
+//!
+//! The shadow's memory takes only the bytes `D` was seen writing, so later READ services compare
+//! against `D`'s memory. Assumptions (docs/model.md): no op reads host bytes another op is
+//! writing at the same time; the NACK threshold is exact (no skew).
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use onerma_layouts::{Cpl, Hdr, MsgType, RrtEntry, Status};
+
+use crate::config::NicConfig;
+use crate::crypto::{self, CipherKey, Crypto, TAG_LEN};
+use crate::error::{ModelError, SubmitError};
+use crate::host::{DmaError, ErrorRange, HostConfig, HostMem, HostPort, ReadPurpose, WritePurpose};
+use crate::nic::{Nic, Outputs, RxOutcome};
+use crate::responder::InQueue;
+use crate::shared::ShadowTap;
+use crate::wire::{self, COUNT_MAX, HDR_LEN};
+
+/// The first output of a device that the protocol does not allow, or an output that never came.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cycle {cycle}, NIC {nic:#x}: {field}: expected {expected}, got {got}")]
+pub struct Divergence {
+    pub cycle: u64,
+    pub nic: u32,
+    pub field: String,
+    pub expected: String,
+    pub got: String,
+}
+
+/// Why an observer stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ObserveError {
+    #[error(transparent)]
+    Diverged(Box<Divergence>),
+    /// The shadow model failed (a model bug or misuse of the observer's API).
+    #[error("shadow model: {0}")]
+    Model(#[from] ModelError),
+}
+
+/// An output of the device, as the observer is shown it.
+#[derive(Debug, Clone, Copy)]
+pub enum Seen<'a> {
+    /// A frame the device sent (the cycle is that of its last beat on the wire).
+    Frame(&'a [u8]),
+    /// A DMA write the device issued (the cycle is its issue).
+    HostWrite { addr: u64, data: &'a [u8] },
+    /// A DMA read the device issued.
+    HostRead { addr: u64, len: u64 },
+}
+
+/// Tolerances of the observer: how far a device may lag the earliest legal behaviour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObserverConfig {
+    /// Latest cycle after the shadow produced an output that the device may show it.
+    pub reaction_max: u64,
+    /// An output the shadow produced at most this many cycles before its op's or context's
+    /// deadline may be missing at the device (its input was still pending there).
+    pub margin: u64,
+    /// Most cycles from a dispatch to the device's hop-1 frame (transmit crypto and framing):
+    /// a record's `issue_delay` may be this much below the frame's cycle.
+    pub tx_lag: u64,
+    /// Most cycles from the cycle a record's `total_delay` counts to, to the record's write.
+    pub record_lag: u64,
+}
+
+impl ObserverConfig {
+    /// Tolerances from the bounds of a NIC configuration (protocol.md §6): a device may lag by
+    /// its receive crypto, its host reads and writes, its timer slack, a transmit crypto as long
+    /// as the receive one, 16 cycles of record formatting, and the serialization of a 4 KB op at
+    /// the host write rate.
+    #[must_use]
+    pub fn for_nic(cfg: &NicConfig) -> Self {
+        let tx_lag = cfg.rx_crypto_max;
+        let record_lag = 16;
+        let serialize = u64::from(wire::MAX_OP).div_ceil(u64::from(cfg.host_write_bytes_per_cycle));
+        Self {
+            reaction_max: cfg.timer_slack
+                + cfg.rx_crypto_max
+                + cfg.host_read_max
+                + cfg.host_write_max
+                + tx_lag
+                + record_lag
+                + serialize,
+            margin: cfg.rx_crypto_max + cfg.host_read_max + cfg.host_write_max,
+            tx_lag,
+            record_lag,
+        }
+    }
+}
+
+/// Counts of what an observer checked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ObserverStats {
+    pub frames: u64,
+    pub host_writes: u64,
+    pub host_write_bytes: u64,
+    pub records: u64,
+    pub host_reads: u64,
+    /// Records whose status was TIMEOUT where the shadow had OK (legal: data still pending).
+    pub late_timeouts: u64,
+    /// Expectations dropped because the device may have had their input pending at a deadline.
+    pub cancelled: u64,
+}
+
+#[derive(Debug, Default)]
+struct Capture {
+    writes: Vec<CapWrite>,
+    reads: Vec<(u64, u64, u64)>,
+}
+
+#[derive(Debug)]
+struct CapWrite {
+    addr: u64,
+    data: Vec<u8>,
+    purpose: WritePurpose,
+    at: u64,
+}
+
+/// The shadow's host port: reads from a copy of the device's memory at once; writes are
+/// captured as expectations and reach the copy only when the device is seen making them.
+#[derive(Debug)]
+struct ShadowHost {
+    mem: HostMem,
+    cap: Arc<Mutex<Capture>>,
+}
+
+impl HostPort for ShadowHost {
+    fn dma_read(
+        &mut self,
+        now: u64,
+        region: u16,
+        addr: u64,
+        buf: &mut [u8],
+        purpose: ReadPurpose,
+    ) -> Result<u64, (DmaError, u64)> {
+        self.cap
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .reads
+            .push((addr, buf.len() as u64, now));
+        self.mem.read_dma(now, region, addr, buf, purpose)
+    }
+
+    fn dma_write(
+        &mut self,
+        now: u64,
+        _region: u16,
+        addr: u64,
+        data: &[u8],
+        purpose: WritePurpose,
+    ) -> Result<u64, (DmaError, u64)> {
+        if let Some(e) = self.mem.error_at(addr, data.len(), false) {
+            return Err((e, now));
+        }
+        self.cap
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .writes
+            .push(CapWrite {
+                addr,
+                data: data.to_vec(),
+                purpose,
+                at: now,
+            });
+        Ok(now)
+    }
+
+    fn read_ready_at(&self) -> u64 {
+        self.mem.read_channel_free_at()
+    }
+
+    fn mem(&self) -> Option<&HostMem> {
+        Some(&self.mem)
+    }
+
+    fn mem_mut(&mut self) -> Option<&mut HostMem> {
+        Some(&mut self.mem)
+    }
+}
+
+/// Whose deadline may cancel an expectation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    /// The device's own op on a slot.
+    Op(u16),
+    /// A server context (a WRITE of another NIC).
+    Ctx,
+    None,
+}
+
+#[derive(Debug)]
+struct ExpFrame {
+    hdr: Hdr,
+    frame: Vec<u8>,
+    key: CipherKey,
+    from: u64,
+    by: u64,
+    owner: Owner,
+    cancellable: bool,
+}
+
+#[derive(Debug)]
+struct ExpWrite {
+    addr: u64,
+    data: Vec<u8>,
+    covered: Vec<bool>,
+    left: usize,
+    from: u64,
+    by: u64,
+    owner: Owner,
+    cancellable: bool,
+}
+
+/// Host bytes the shadow read for a service or a WRITE source: the device must read them too
+/// (each byte once, in any split) within the reaction bound.
+#[derive(Debug)]
+struct Grant {
+    addr: u64,
+    covered: Vec<bool>,
+    left: usize,
+    until: u64,
+}
+
+#[derive(Debug)]
+struct ExpRecord {
+    addr: u64,
+    cpl: Cpl,
+    t_sub: u64,
+    t_disp: Option<u64>,
+    deadline: Option<u64>,
+    from: u64,
+    by: u64,
+}
+
+/// The checker of one device NIC.
+pub struct Observer {
+    cfg: ObserverConfig,
+    nic: NicConfig,
+    shadow: Nic,
+    cap: Arc<Mutex<Capture>>,
+    out: Outputs,
+    frames: Vec<ExpFrame>,
+    writes: Vec<ExpWrite>,
+    records: Vec<ExpRecord>,
+    /// Host bytes the device may read, each once.
+    grants: Vec<Grant>,
+    /// Device reads no grant covers yet `(addr, len, cycle)`: a READ service's reads come
+    /// before the frame that shows the service.
+    reads: Vec<(u64, u64, u64)>,
+    last_counter: Option<u64>,
+    now: u64,
+    stats: ObserverStats,
+}
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Observer")
+            .field("nic", &self.nic.nic_addr)
+            .field("now", &self.now)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+fn hdr_text(h: &Hdr) -> String {
+    format!(
+        "{:?} slot {} region {} ctx {} offset {} length {} chunk {}+{} prev_counter {:#x}",
+        h.msg_type,
+        h.slot,
+        h.region,
+        h.ctx,
+        h.offset,
+        h.length,
+        h.chunk_offset,
+        h.chunk_len,
+        h.prev_counter
+    )
+}
+
+/// The first header field in which `a` and `b` differ (counter excluded).
+fn hdr_diff(a: &Hdr, b: &Hdr) -> Option<(&'static str, String, String)> {
+    macro_rules! f {
+        ($($n:ident),*) => {$(
+            if a.$n != b.$n {
+                return Some((stringify!($n), format!("{:?}", a.$n), format!("{:?}", b.$n)));
+            }
+        )*};
+    }
+    f!(
+        msg_type,
+        op_type,
+        status,
+        src_nic,
+        dst_nic,
+        prev_counter,
+        pid,
+        region,
+        slot,
+        offset,
+        length,
+        chunk_offset,
+        chunk_len,
+        ctx,
+        hold_ns
+    );
+    None
+}
+
+impl Observer {
+    /// An observer of a device configured with `nic`, in the state of `device` (a model NIC
+    /// holding the driver's setup: slots, RRT, host memory and its error ranges, counter), or
+    /// of a device just out of reset when `device` is `None`.
+    ///
+    /// # Errors
+    /// A configuration the model refuses.
+    pub fn new(
+        nic: &NicConfig,
+        cfg: ObserverConfig,
+        device: Option<&Nic>,
+    ) -> Result<Self, ModelError> {
+        // The device's receive-crypto latency is kept: whether a second copy of a pending chunk
+        // is a duplicate (S1) depends on it, so the shadow must see the same pending windows.
+        // Frame-less deadlines act as late as allowed, so the shadow releases everything a
+        // device may still release; a device record that comes earlier forces the shadow's
+        // deadline (`early_timeout`).
+        let mut sc = nic.clone();
+        sc.deadline_lag = sc.timer_slack;
+        sc.log_host_writes = false;
+        sc.record_key_iv = false;
+        let instant = HostConfig {
+            read_latency: 0,
+            write_latency: 0,
+            bytes_per_cycle: 0,
+        };
+        let mem = match device.and_then(Nic::mem) {
+            Some(m) => m.copy_with(instant),
+            None => HostMem::new(instant, false),
+        };
+        let cap = Arc::new(Mutex::new(Capture::default()));
+        let host = ShadowHost {
+            mem,
+            cap: Arc::clone(&cap),
+        };
+        let mut shadow = Nic::with_host(sc, Box::new(host))?;
+        shadow.set_manual(true);
+        if let Some(d) = device {
+            for r in 0..nic.num_regions {
+                if let Some(e) = d.rrt(r).filter(|e| e.valid != 0) {
+                    shadow.write_rrt(r, e.clone())?;
+                }
+            }
+            for s in 0..nic.num_slots {
+                if let Some((true, pid)) = d.ini.slot_config(s) {
+                    shadow.enable_slot(s, pid)?;
+                }
+            }
+            shadow.set_count(d.sh.count());
+        }
+        shadow.sh.shadow = Some(ShadowTap::default());
+        Ok(Self {
+            cfg,
+            nic: nic.clone(),
+            shadow,
+            cap,
+            out: Outputs::default(),
+            frames: Vec::new(),
+            writes: Vec::new(),
+            records: Vec::new(),
+            grants: Vec::new(),
+            reads: Vec::new(),
+            last_counter: None,
+            now: 0,
+            stats: ObserverStats::default(),
+        })
+    }
+
+    #[must_use]
+    pub fn stats(&self) -> ObserverStats {
+        self.stats
+    }
+
+    /// The shadow NIC (read-only: its counters, its window, its memory).
+    #[must_use]
+    pub fn shadow(&self) -> &Nic {
+        &self.shadow
+    }
+
+    /// Outputs the device still owes `(frames, host writes, records)`.
+    #[must_use]
+    pub fn owed(&self) -> (usize, usize, usize) {
+        (self.frames.len(), self.writes.len(), self.records.len())
+    }
+
+    fn diverge<T>(
+        &self,
+        field: impl Into<String>,
+        expected: impl Into<String>,
+        got: impl Into<String>,
+    ) -> Result<T, ObserveError> {
+        Err(ObserveError::Diverged(Box::new(Divergence {
+            cycle: self.now,
+            nic: self.nic.nic_addr,
+            field: field.into(),
+            expected: expected.into(),
+            got: got.into(),
+        })))
+    }
+
+    // ---- inputs the device was given ----
+
+    /// The driver enabled `slot` for `pid`.
+    ///
+    /// # Errors
+    /// As [`Nic::enable_slot`].
+    pub fn enable_slot(&mut self, slot: u16, pid: u32) -> Result<(), ObserveError> {
+        Ok(self.shadow.enable_slot(slot, pid)?)
+    }
+
+    /// The driver disabled `slot`.
+    ///
+    /// # Errors
+    /// As [`Nic::disable_slot`].
+    pub fn disable_slot(&mut self, slot: u16) -> Result<(), ObserveError> {
+        Ok(self.shadow.disable_slot(slot)?)
+    }
+
+    /// The driver committed an RRT entry at `now`.
+    ///
+    /// # Errors
+    /// Time went back, or as [`Nic::commit_rrt`].
+    pub fn commit_rrt(&mut self, now: u64, region: u16, e: RrtEntry) -> Result<(), ObserveError> {
+        self.sync(now)?;
+        Ok(self.shadow.commit_rrt(now, region, e)?)
+    }
+
+    /// Software wrote host memory directly (not through the device).
+    pub fn software_write(&mut self, addr: u64, data: &[u8]) {
+        if let Some(m) = self.shadow.mem_mut() {
+            m.write(addr, data);
+        }
+    }
+
+    /// An address range of host memory that answers an error to the device.
+    pub fn error_range(&mut self, r: ErrorRange) {
+        if let Some(m) = self.shadow.mem_mut() {
+            m.errors.push(r);
+        }
+    }
+
+    /// A write of `bytes` at `offset` of `slot`'s command page at `now`, which the device's bus
+    /// answered OKAY (`accepted`) or SLVERR.
+    ///
+    /// # Errors
+    /// The device's answer differs from the model's, or the shadow failed.
+    pub fn cmd_write(
+        &mut self,
+        now: u64,
+        slot: u16,
+        offset: usize,
+        bytes: &[u8],
+        accepted: bool,
+    ) -> Result<(), ObserveError> {
+        self.sync(now)?;
+        let mut out = std::mem::take(&mut self.out);
+        let r = self
+            .shadow
+            .write_cmd_page(now, slot, offset, bytes, &mut out);
+        self.out = out;
+        self.collect(now)?;
+        match r {
+            Err(SubmitError::Model(e)) => Err(e.into()),
+            Ok(_) if !accepted => {
+                self.diverge(format!("command write to slot {slot}"), "OKAY", "SLVERR")
+            }
+            Err(e) if accepted => self.diverge(
+                format!("command write to slot {slot}"),
+                format!("SLVERR ({e})"),
+                "OKAY",
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// A frame whose last beat reached the device at `now`.
+    ///
+    /// # Errors
+    /// Time went back, a missing output came due, or the shadow failed.
+    pub fn receive(&mut self, now: u64, frame: &[u8]) -> Result<RxOutcome, ObserveError> {
+        self.sync(now)?;
+        let mut out = std::mem::take(&mut self.out);
+        let r = self.shadow.receive(now, frame, &mut out);
+        self.out = out;
+        let r = r?;
+        self.collect(now)?;
+        Ok(r)
+    }
+
+    /// Time passed to `now`: the shadow's timers act, and every output owed before `now` must
+    /// have been seen.
+    ///
+    /// # Errors
+    /// A missing output, or the shadow failed.
+    pub fn advance(&mut self, now: u64) -> Result<(), ObserveError> {
+        self.sync(now)
+    }
+
+    /// End of the run at `now`: everything owed must have appeared unless it may be cancelled.
+    ///
+    /// # Errors
+    /// The first output still owed.
+    pub fn finish(&mut self, now: u64) -> Result<(), ObserveError> {
+        self.sync(now)?;
+        self.expire(u64::MAX)
+    }
+
+    // ---- outputs of the device ----
+
+    /// An output of the device at `now`.
+    ///
+    /// # Errors
+    /// The output is not legal now (a [`Divergence`]), an earlier output is missing, or the
+    /// shadow failed.
+    pub fn seen(&mut self, now: u64, s: Seen<'_>) -> Result<(), ObserveError> {
+        self.sync(now)?;
+        match s {
+            Seen::Frame(f) => self.seen_frame(now, f),
+            Seen::HostWrite { addr, data } => self.seen_write(addr, data),
+            Seen::HostRead { addr, len } => self.seen_read(addr, len),
+        }
+    }
+
+    fn seen_frame(&mut self, now: u64, f: &[u8]) -> Result<(), ObserveError> {
+        let Some(h) = wire::parse(f) else {
+            return self.diverge("frame", "a well-formed frame", format!("{} bytes", f.len()));
+        };
+        if h.src_nic != self.nic.nic_addr {
+            return self.diverge(
+                "frame src_nic",
+                format!("{:#x}", self.nic.nic_addr),
+                format!("{:#x}", h.src_nic),
+            );
+        }
+        if h.counter >> 48 != u64::from(self.nic.epoch) {
+            return self.diverge(
+                "frame counter epoch",
+                self.nic.epoch.to_string(),
+                (h.counter >> 48).to_string(),
+            );
+        }
+        if let Some(l) = self.last_counter
+            && h.counter <= l
+        {
+            return self.diverge(
+                "frame counter",
+                format!("above {l:#x} (each counter once, increasing)"),
+                format!("{:#x}", h.counter),
+            );
+        }
+        match h.msg_type {
+            MsgType::RdReq | MsgType::WrReq | MsgType::RekeyReq => self.dispatch(now, &h)?,
+            MsgType::RdResp if self.match_frame(&h).is_none() => {
+                self.serve(now, InQueue::Read, &h)?
+            }
+            MsgType::WrRdreq => self.serve(now, InQueue::Write, &h)?,
+            _ => {}
+        }
+        let Some(i) = self.match_frame(&h) else {
+            let near = self
+                .frames
+                .iter()
+                .filter(|e| e.hdr.msg_type == h.msg_type)
+                .find_map(|e| hdr_diff(&e.hdr, &h));
+            return match near {
+                Some((field, exp, got)) => {
+                    self.diverge(format!("{:?} frame field {field}", h.msg_type), exp, got)
+                }
+                None => self.diverge("frame", "no frame owed of this kind", hdr_text(&h)),
+            };
+        };
+        let e = self.frames.swap_remove(i);
+        let mut exp = e.frame;
+        let mut eh = e.hdr;
+        eh.counter = h.counter;
+        exp[..HDR_LEN].copy_from_slice(&eh.to_bytes().map_err(ModelError::from)?);
+        let iv = crypto::iv(h.src_nic, h.counter).map_err(ModelError::from)?;
+        let mut c = Crypto::new(false);
+        c.seal_with(&e.key, &iv, &mut exp);
+        if exp != f {
+            // Which part: the tag under the expected key, else the first payload byte.
+            let mut body = f[HDR_LEN..f.len() - TAG_LEN].to_vec();
+            let ok = Crypto::open_with(
+                &e.key,
+                &iv,
+                &f[..HDR_LEN],
+                &mut body,
+                &f[f.len() - TAG_LEN..],
+            );
+            if !ok {
+                return self.diverge(
+                    format!("{:?} frame tag", h.msg_type),
+                    "a tag valid under the op's key",
+                    "a tag that does not verify",
+                );
+            }
+            let mut want = exp[HDR_LEN..exp.len() - TAG_LEN].to_vec();
+            if !Crypto::open_with(
+                &e.key,
+                &iv,
+                &exp[..HDR_LEN],
+                &mut want,
+                &exp[exp.len() - TAG_LEN..],
+            ) {
+                return Err(
+                    ModelError::Internal("the shadow's own frame does not verify".into()).into(),
+                );
+            }
+            let k = want
+                .iter()
+                .zip(&body)
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            return self.diverge(
+                format!("{:?} frame payload byte {k}", h.msg_type),
+                format!("{:#04x}", want.get(k).copied().unwrap_or(0)),
+                format!("{:#04x}", body.get(k).copied().unwrap_or(0)),
+            );
+        }
+        self.last_counter = Some(h.counter);
+        let next = (h.counter & COUNT_MAX) + 1;
+        if self.shadow.sh.count() < next {
+            self.shadow.set_count(next);
+        }
+        self.stats.frames += 1;
+        Ok(())
+    }
+
+    fn match_frame(&self, h: &Hdr) -> Option<usize> {
+        self.frames.iter().position(|e| {
+            let mut a = e.hdr.clone();
+            a.counter = h.counter;
+            a == *h
+        })
+    }
+
+    /// The device's hop-1 request reveals a dispatch of its slot with its counter.
+    fn dispatch(&mut self, now: u64, h: &Hdr) -> Result<(), ObserveError> {
+        let Some(class) = self.shadow.ini.head_class(h.slot) else {
+            return self.diverge(
+                format!("{:?} dispatch", h.msg_type),
+                "a slot at the head of a class queue",
+                format!("slot {}", h.slot),
+            );
+        };
+        if let Some(t) = self.shadow.sh.shadow.as_mut() {
+            t.counter = Some(h.counter);
+        }
+        let mut out = std::mem::take(&mut self.out);
+        let mut r = self.shadow.dispatch(now, class, &mut out);
+        if matches!(r, Err(crate::error::ChoiceError::WindowShort { .. })) {
+            // The device may have ended expired contexts earlier than the shadow, freeing their
+            // lines without an output.
+            self.shadow.force_ctx_deadlines(now, &mut out)?;
+            if let Some(t) = self.shadow.sh.shadow.as_mut() {
+                t.counter = Some(h.counter);
+            }
+            r = self.shadow.dispatch(now, class, &mut out);
+        }
+        self.out = out;
+        if let Some(t) = self.shadow.sh.shadow.as_mut() {
+            t.counter = None;
+        }
+        if let Err(e) = r {
+            return self.diverge(
+                format!("dispatch of slot {}", h.slot),
+                "a legal dispatch",
+                e.to_string(),
+            );
+        }
+        self.collect(now)
+    }
+
+    /// The device's first frame of a service reveals the service of a queue head. A head whose
+    /// region changed since its check is discarded silently, so serve until frames come.
+    fn serve(&mut self, now: u64, q: InQueue, h: &Hdr) -> Result<(), ObserveError> {
+        if q == InQueue::Write {
+            let full = self.shadow.window_free() < wire::QUANTUM_LINES;
+            if full || !self.shadow.rsp.ctx_is_free(h.ctx) {
+                // As in `dispatch`: the device may have ended expired contexts already.
+                let mut out = std::mem::take(&mut self.out);
+                let r = self.shadow.force_ctx_deadlines(now, &mut out);
+                self.out = out;
+                r?;
+                self.collect(now)?;
+            }
+            if !self.shadow.rsp.ctx_is_free(h.ctx) {
+                return self.diverge("WR_RDREQ ctx", "a free write context", h.ctx.to_string());
+            }
+            if let Some(t) = self.shadow.sh.shadow.as_mut() {
+                t.counter = Some(h.counter);
+                t.ctx = Some(h.ctx);
+            }
+        }
+        let before = self.frames.len();
+        let mut r = Ok(());
+        while self.frames.len() == before && self.shadow.rsp.queue_len(q) > 0 {
+            r = self.serve_once(now, q);
+            if r.is_err() {
+                break;
+            }
+        }
+        if let Some(t) = self.shadow.sh.shadow.as_mut() {
+            t.counter = None;
+            t.ctx = None;
+        }
+        r
+    }
+
+    fn serve_once(&mut self, now: u64, q: InQueue) -> Result<(), ObserveError> {
+        let mut out = std::mem::take(&mut self.out);
+        let s = self.shadow.serve_inbound(now, q, &mut out).and_then(|()| {
+            self.shadow
+                .advance(now, &mut out)
+                .map_err(crate::error::ChoiceError::Model)
+        });
+        self.out = out;
+        if let Err(e) = s {
+            return self.diverge(
+                format!("{q:?} service"),
+                "a legal service of the queue head",
+                e.to_string(),
+            );
+        }
+        self.collect(now)
+    }
+
+    fn seen_write(&mut self, addr: u64, data: &[u8]) -> Result<(), ObserveError> {
+        if !self.records.iter().any(|r| r.addr == addr) {
+            self.early_timeout(addr)?;
+        }
+        if let Some(i) = self.records.iter().position(|r| r.addr == addr) {
+            let r = self.records.swap_remove(i);
+            return self.check_record(r, addr, data);
+        }
+        let mut pos = 0usize;
+        while pos < data.len() {
+            let a = addr.wrapping_add(pos as u64);
+            // Owed writes may overlap (two WRITEs to the same bytes): take the first whose
+            // bytes this piece equals, else report against the first that covers the address.
+            let mut first = None;
+            let mut hit = None;
+            for (i, e) in self.writes.iter().enumerate() {
+                let k = a.wrapping_sub(e.addr);
+                if k >= e.data.len() as u64 || e.covered[k as usize] {
+                    continue;
+                }
+                let k = k as usize;
+                let mut n = 0;
+                while pos + n < data.len() && k + n < e.data.len() && !e.covered[k + n] {
+                    n += 1;
+                }
+                first.get_or_insert((i, k, n));
+                if e.data[k..k + n] == data[pos..pos + n] {
+                    hit = Some((i, k, n));
+                    break;
+                }
+            }
+            let Some((i, k, n)) = hit else {
+                return match first {
+                    Some((i, k, n)) => {
+                        let e = &self.writes[i];
+                        let j = (0..n)
+                            .find(|&j| e.data[k + j] != data[pos + j])
+                            .unwrap_or(0);
+                        let (want, got) = (e.data[k + j], data[pos + j]);
+                        self.diverge(
+                            format!("host write byte at {:#x}", a.wrapping_add(j as u64)),
+                            format!("{want:#04x}"),
+                            format!("{got:#04x}"),
+                        )
+                    }
+                    None => self.diverge(
+                        "host write",
+                        "no write owed at this address",
+                        format!("{} bytes at {a:#x}", data.len() - pos),
+                    ),
+                };
+            };
+            let e = &mut self.writes[i];
+            e.covered[k..k + n].fill(true);
+            e.left -= n;
+            if e.left == 0 {
+                self.writes.swap_remove(i);
+            }
+            if let Some(m) = self.shadow.mem_mut() {
+                m.write(a, &data[pos..pos + n]);
+            }
+            pos += n;
+        }
+        self.stats.host_writes += 1;
+        self.stats.host_write_bytes += data.len() as u64;
+        Ok(())
+    }
+
+    /// A record at the completion address of a live op whose deadline is at most `tx_lag`
+    /// away: the device dispatched before its request was seen, so its deadline came first.
+    fn early_timeout(&mut self, addr: u64) -> Result<(), ObserveError> {
+        let now = self.now;
+        let slot = (0..self.nic.num_slots).find(|&s| {
+            self.shadow
+                .ini
+                .live_cq(s)
+                .is_some_and(|(a, d)| a == addr && now + self.cfg.tx_lag >= d)
+        });
+        if let Some(slot) = slot {
+            let mut out = std::mem::take(&mut self.out);
+            let r = self.shadow.force_timeout(now, slot, &mut out);
+            self.out = out;
+            r?;
+            self.collect(now)?;
+        }
+        Ok(())
+    }
+
+    fn check_record(&mut self, r: ExpRecord, addr: u64, data: &[u8]) -> Result<(), ObserveError> {
+        let now = self.now;
+        let Ok(got) = Cpl::from_bytes(data) else {
+            return self.diverge(
+                "completion record",
+                format!("{} bytes", Cpl::BYTES),
+                format!("{} bytes", data.len()),
+            );
+        };
+        let want = &r.cpl;
+        let slot = want.slot;
+        for (field, a, b) in [
+            ("valid", u64::from(want.valid), u64::from(got.valid)),
+            ("op_type", u64::from(want.op_type), u64::from(got.op_type)),
+            ("slot", u64::from(want.slot), u64::from(got.slot)),
+            ("seq", u64::from(want.seq), u64::from(got.seq)),
+        ] {
+            if a != b {
+                return self.diverge(
+                    format!("record of slot {slot}: {field}"),
+                    a.to_string(),
+                    b.to_string(),
+                );
+            }
+        }
+        if got.status != want.status {
+            // The shadow's data is never later than the device's: OK there may be TIMEOUT here
+            // if the op's last input came within the margin of its deadline.
+            let late_ok = want.status == Status::Ok
+                && got.status == Status::Timeout
+                && r.deadline
+                    .is_some_and(|d| now + self.cfg.tx_lag >= d && r.from + self.cfg.margin >= d);
+            if !late_ok {
+                return self.diverge(
+                    format!("record of slot {slot}: status"),
+                    format!("{:?}", want.status),
+                    format!("{:?}", got.status),
+                );
+            }
+            self.stats.late_timeouts += 1;
+            // What the op still owed is not owed any more, and may no longer come.
+            let stuck = self
+                .writes
+                .iter()
+                .any(|e| e.owner == Owner::Op(slot) && !e.cancellable)
+                || self
+                    .frames
+                    .iter()
+                    .any(|e| e.owner == Owner::Op(slot) && !e.cancellable);
+            if stuck {
+                return self.diverge(
+                    format!("record of slot {slot}: status"),
+                    format!(
+                        "{:?} (an output it owed was not pending at the deadline)",
+                        want.status
+                    ),
+                    format!("{:?}", got.status),
+                );
+            }
+            let before = self.writes.len() + self.frames.len();
+            self.writes.retain(|e| e.owner != Owner::Op(slot));
+            self.frames.retain(|e| e.owner != Owner::Op(slot));
+            self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
+        }
+        let total_max = now.saturating_sub(r.t_sub);
+        let total_min = total_max.saturating_sub(self.cfg.record_lag);
+        let total = u64::from(got.total_delay);
+        if total < total_min || total > total_max {
+            return self.diverge(
+                format!("record of slot {slot}: total_delay"),
+                format!("{total_min}..={total_max}"),
+                total.to_string(),
+            );
+        }
+        let issue = u64::from(got.issue_delay);
+        let (lo, hi) = match r.t_disp {
+            Some(td) => {
+                let hi = td.saturating_sub(r.t_sub);
+                (hi.saturating_sub(self.cfg.tx_lag), hi)
+            }
+            None => (total, total),
+        };
+        if issue < lo || issue > hi {
+            return self.diverge(
+                format!("record of slot {slot}: issue_delay"),
+                format!("{lo}..={hi}"),
+                issue.to_string(),
+            );
+        }
+        if let Some(m) = self.shadow.mem_mut() {
+            m.write(addr, data);
+        }
+        self.stats.records += 1;
+        Ok(())
+    }
+
+    fn seen_read(&mut self, addr: u64, len: u64) -> Result<(), ObserveError> {
+        // A READ service shows first as its host reads: serve the head they belong to (heads
+        // whose region changed are discarded by their service, silently).
+        while !self.granted(addr, len) {
+            match self.shadow.rsp.read_head(&self.shadow.sh.rrt) {
+                Some((a, n, live))
+                    if !live || (a <= addr && addr.saturating_add(len) <= a.saturating_add(n)) =>
+                {
+                    self.serve_once(self.now, InQueue::Read)?;
+                }
+                _ => break,
+            }
+        }
+        if !self.consume(addr, len) {
+            self.reads.push((addr, len, self.now));
+        }
+        self.stats.host_reads += 1;
+        Ok(())
+    }
+
+    /// Whether unread granted bytes cover `[addr, addr + len)`.
+    fn granted(&self, addr: u64, len: u64) -> bool {
+        self.cover(addr, len, |_, _, _| ())
+    }
+
+    /// Walks `[addr, addr + len)` through the grants' unread bytes, calling `f(grant, first
+    /// byte, count)` on each piece; false if a byte is not covered.
+    fn cover(&self, addr: u64, len: u64, mut f: impl FnMut(usize, usize, usize)) -> bool {
+        let mut pos = 0u64;
+        while pos < len {
+            let a = addr.wrapping_add(pos);
+            let hit = self.grants.iter().position(|g| {
+                a.wrapping_sub(g.addr) < g.covered.len() as u64
+                    && !g.covered[a.wrapping_sub(g.addr) as usize]
+            });
+            let Some(i) = hit else { return false };
+            let g = &self.grants[i];
+            let k = a.wrapping_sub(g.addr) as usize;
+            let mut n = 0usize;
+            while pos + (n as u64) < len && k + n < g.covered.len() && !g.covered[k + n] {
+                n += 1;
+            }
+            f(i, k, n);
+            pos += n as u64;
+        }
+        true
+    }
+
+    /// Marks `[addr, addr + len)` read if the grants cover it.
+    fn consume(&mut self, addr: u64, len: u64) -> bool {
+        let mut pieces = Vec::new();
+        if !self.cover(addr, len, |i, k, n| pieces.push((i, k, n))) {
+            return false;
+        }
+        for (i, k, n) in pieces {
+            let g = &mut self.grants[i];
+            g.covered[k..k + n].fill(true);
+            g.left -= n;
+        }
+        self.grants.retain(|g| g.left > 0);
+        true
+    }
+
+    fn settle_reads(&mut self) {
+        let mut reads = std::mem::take(&mut self.reads);
+        reads.retain(|&(a, n, _)| !self.consume(a, n));
+        self.reads = reads;
+    }
+
+    // ---- the shadow's side ----
+
+    /// Brings the shadow to `now`, each timer at its own cycle, and checks what came due.
+    fn sync(&mut self, now: u64) -> Result<(), ObserveError> {
+        if now < self.now {
+            return Err(ModelError::TimeWentBack {
+                now,
+                last: self.now,
+            }
+            .into());
+        }
+        while let Some(t) = self.shadow.next_wakeup().filter(|&t| t <= now) {
+            let t = t.max(self.now);
+            self.now = t;
+            let mut out = std::mem::take(&mut self.out);
+            let r = self.shadow.advance(t, &mut out);
+            self.out = out;
+            r?;
+            self.collect(t)?;
+            self.expire(t)?;
+            if self.shadow.next_wakeup().is_some_and(|w| w <= t) {
+                break;
+            }
+        }
+        self.now = now;
+        let mut out = std::mem::take(&mut self.out);
+        let r = self.shadow.advance(now, &mut out);
+        self.out = out;
+        r?;
+        self.collect(now)?;
+        self.expire(now)
+    }
+
+    /// Everything owed with `by < now` is missing: dropped if cancellable, else a divergence.
+    fn expire(&mut self, now: u64) -> Result<(), ObserveError> {
+        if let Some(e) = self.records.iter().find(|r| r.by < now) {
+            let (slot, st, by) = (e.cpl.slot, e.cpl.status, e.by);
+            return self.diverge(
+                format!("completion record of slot {slot}"),
+                format!("{st:?} by cycle {by}"),
+                "nothing",
+            );
+        }
+        if let Some(e) = self.writes.iter().find(|e| e.by < now && !e.cancellable) {
+            let (a, n, from, by) = (e.addr, e.data.len(), e.from, e.by);
+            return self.diverge(
+                format!("host write at {a:#x}"),
+                format!("{n} bytes (owed since cycle {from}) by cycle {by}"),
+                format!("{} bytes", n - e.left),
+            );
+        }
+        if let Some(e) = self.frames.iter().find(|e| e.by < now && !e.cancellable) {
+            let (t, from, by) = (hdr_text(&e.hdr), e.from, e.by);
+            return self.diverge(
+                "frame",
+                format!("{t} (owed since cycle {from}) by cycle {by}"),
+                "nothing",
+            );
+        }
+        if let Some(&(a, n, at)) = self
+            .reads
+            .iter()
+            .find(|r| r.2 + self.cfg.reaction_max < now)
+        {
+            return self.diverge(
+                format!("host read at cycle {at}"),
+                "a read of a served or source range",
+                format!("{n} bytes at {a:#x}"),
+            );
+        }
+        let before = self.writes.len() + self.frames.len();
+        self.writes.retain(|e| e.by >= now);
+        self.frames.retain(|e| e.by >= now);
+        self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
+        self.grants.retain(|g| g.until >= now);
+        Ok(())
+    }
+
+    fn owner_deadline(&self, owner: Owner, h: Option<&Hdr>) -> Option<u64> {
+        match owner {
+            Owner::Op(slot) => self.shadow.ini.op_deadline(slot).or_else(|| {
+                self.out
+                    .completions
+                    .iter()
+                    .find(|c| c.slot == slot)
+                    .and_then(|c| c.deadline)
+            }),
+            Owner::Ctx => h.and_then(|h| self.shadow.rsp.ctx_deadline(h.ctx)),
+            Owner::None => None,
+        }
+    }
+
+    /// Turns what the shadow produced at `t` into expectations.
+    fn collect(&mut self, t: u64) -> Result<(), ObserveError> {
+        let by = t + self.cfg.reaction_max;
+        let margin = self.cfg.margin;
+        let keys = self
+            .shadow
+            .sh
+            .shadow
+            .as_mut()
+            .map(|s| std::mem::take(&mut s.keys))
+            .unwrap_or_default();
+        if keys.len() != self.out.messages.len() {
+            return Err(ModelError::Internal("shadow frames without keys".into()).into());
+        }
+        let msgs = std::mem::take(&mut self.out.messages);
+        for (frame, key) in msgs.into_iter().zip(keys) {
+            let hdr = Hdr::from_bytes(&frame[..HDR_LEN]).map_err(ModelError::from)?;
+            let owner = match hdr.msg_type {
+                MsgType::WrData => Owner::Op(hdr.slot),
+                MsgType::WrCmpl => Owner::Ctx,
+                _ => Owner::None,
+            };
+            let cancellable = self
+                .owner_deadline(owner, Some(&hdr))
+                .is_some_and(|d| t + margin >= d);
+            self.frames.push(ExpFrame {
+                hdr,
+                frame,
+                key,
+                from: t,
+                by,
+                owner,
+                cancellable,
+            });
+        }
+        let cap = std::mem::take(&mut *self.cap.lock().unwrap_or_else(PoisonError::into_inner));
+        for (addr, len, at) in cap.reads {
+            let n = usize::try_from(len).map_err(|_| ModelError::Internal("read length".into()))?;
+            self.grants.push(Grant {
+                addr,
+                covered: vec![false; n],
+                left: n,
+                until: at + self.cfg.reaction_max,
+            });
+        }
+        self.grants.retain(|g| g.left > 0);
+        for w in cap.writes {
+            let at = w.at;
+            match w.purpose {
+                WritePurpose::Completion { slot } => {
+                    let Some(c) = self.out.completions.iter().find(|c| c.slot == slot) else {
+                        return Err(ModelError::Internal(format!(
+                            "record of slot {slot} without its completion"
+                        ))
+                        .into());
+                    };
+                    self.records.push(ExpRecord {
+                        addr: w.addr,
+                        cpl: c.cpl.clone(),
+                        t_sub: c.t_sub,
+                        t_disp: c.t_disp,
+                        deadline: c.deadline,
+                        from: at,
+                        by: at + self.cfg.reaction_max,
+                    });
+                }
+                p => {
+                    let (owner, deadline) = match p {
+                        WritePurpose::ReadData { slot, .. } => {
+                            (Owner::Op(slot), self.owner_deadline(Owner::Op(slot), None))
+                        }
+                        WritePurpose::RemoteWrite {
+                            initiator,
+                            slot,
+                            req_counter,
+                        } => (
+                            Owner::Ctx,
+                            self.shadow
+                                .rsp
+                                .ctx_deadline_of(initiator, slot, req_counter),
+                        ),
+                        WritePurpose::Completion { .. } => (Owner::None, None),
+                    };
+                    let n = w.data.len();
+                    self.writes.push(ExpWrite {
+                        addr: w.addr,
+                        covered: vec![false; n],
+                        left: n,
+                        data: w.data,
+                        from: at,
+                        by: at + self.cfg.reaction_max,
+                        owner,
+                        cancellable: deadline.is_some_and(|d| at + margin >= d),
+                    });
+                }
+            }
+        }
+        self.out.completions.clear();
+        self.settle_reads();
+        Ok(())
+    }
+}
