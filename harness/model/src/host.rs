@@ -117,6 +117,8 @@ pub struct HostRead {
     pub addr: u64,
     /// Bytes asked for.
     pub len: u64,
+    /// Position among all logged reads and writes of this memory (their order within a cycle).
+    pub seq: u64,
     /// The bytes returned (empty on an error response).
     pub data: Vec<u8>,
     pub issued: u64,
@@ -150,6 +152,8 @@ pub struct HostWrite {
     /// Cycle the bytes are visible in host memory.
     pub visible: u64,
     pub purpose: WritePurpose,
+    /// Position among all logged reads and writes of this memory (their order within a cycle).
+    pub seq: u64,
 }
 
 /// Sparse byte-addressed host memory (unwritten bytes read as 0) with two DMA channels.
@@ -165,6 +169,8 @@ pub struct HostMem {
     pub read_log: Option<Vec<HostRead>>,
     /// Ranges that answer errors.
     pub errors: Vec<ErrorRange>,
+    /// Logged accesses so far (the next one's `seq`).
+    logged: u64,
 }
 
 fn xfer_cycles(len: usize, bpc: u32) -> u64 {
@@ -279,10 +285,12 @@ impl HostMem {
             self.read(addr, buf);
         }
         if let Some(log) = self.read_log.as_mut() {
+            self.logged += 1;
             log.push(HostRead {
                 region,
                 addr,
                 len: buf.len() as u64,
+                seq: self.logged - 1,
                 data: if err.is_none() {
                     buf.to_vec()
                 } else {
@@ -327,7 +335,9 @@ impl HostMem {
                 issued: now,
                 visible,
                 purpose,
+                seq: self.logged,
             });
+            self.logged += 1;
         }
         Ok(visible)
     }

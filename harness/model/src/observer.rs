@@ -126,8 +126,12 @@ pub struct ObserverStats {
 
 #[derive(Debug, Default)]
 struct Capture {
+    /// Latest cycle a device transfer issued with the captured ones may complete.
+    latest: u64,
     writes: Vec<CapWrite>,
     reads: Vec<(u64, u64, u64)>,
+    /// Writes answered with an error `(region, cycle)`.
+    errors: Vec<(u16, u64)>,
 }
 
 #[derive(Debug)]
@@ -144,6 +148,27 @@ struct CapWrite {
 struct ShadowHost {
     mem: HostMem,
     cap: Arc<Mutex<Capture>>,
+    /// The device's host channels (bytes per cycle, 0 = unlimited) and how long a transfer
+    /// may take after it starts (`host_read_max`, `host_write_max`): with them, the latest
+    /// cycle each of the device's transfers may complete, queueing included.
+    bpc: u32,
+    read_max: u64,
+    write_max: u64,
+    rd_free: u64,
+    wr_free: u64,
+}
+
+impl ShadowHost {
+    fn latest(free: &mut u64, now: u64, len: usize, bpc: u32, max: u64) -> u64 {
+        let start = now.max(*free);
+        *free = start
+            + if bpc == 0 {
+                0
+            } else {
+                (len as u64).div_ceil(u64::from(bpc))
+            };
+        *free + max
+    }
 }
 
 impl HostPort for ShadowHost {
@@ -155,35 +180,35 @@ impl HostPort for ShadowHost {
         buf: &mut [u8],
         purpose: ReadPurpose,
     ) -> Result<u64, (DmaError, u64)> {
-        self.cap
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .reads
-            .push((addr, buf.len() as u64, now));
+        let latest = Self::latest(&mut self.rd_free, now, buf.len(), self.bpc, self.read_max);
+        let mut cap = self.cap.lock().unwrap_or_else(PoisonError::into_inner);
+        cap.reads.push((addr, buf.len() as u64, now));
+        cap.latest = cap.latest.max(latest);
+        drop(cap);
         self.mem.read_dma(now, region, addr, buf, purpose)
     }
 
     fn dma_write(
         &mut self,
         now: u64,
-        _region: u16,
+        region: u16,
         addr: u64,
         data: &[u8],
         purpose: WritePurpose,
     ) -> Result<u64, (DmaError, u64)> {
+        let latest = Self::latest(&mut self.wr_free, now, data.len(), self.bpc, self.write_max);
+        let mut cap = self.cap.lock().unwrap_or_else(PoisonError::into_inner);
+        cap.latest = cap.latest.max(latest);
         if let Some(e) = self.mem.error_at(addr, data.len(), false) {
+            cap.errors.push((region, now));
             return Err((e, now));
         }
-        self.cap
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .writes
-            .push(CapWrite {
-                addr,
-                data: data.to_vec(),
-                purpose,
-                at: now,
-            });
+        cap.writes.push(CapWrite {
+            addr,
+            data: data.to_vec(),
+            purpose,
+            at: now,
+        });
         Ok(now)
     }
 
@@ -216,6 +241,8 @@ struct ExpFrame {
     frame: Vec<u8>,
     key: CipherKey,
     from: u64,
+    /// Latest cycle the device's transfers this output follows may complete.
+    latest: u64,
     by: u64,
     owner: Owner,
     cancellable: bool,
@@ -228,6 +255,8 @@ struct ExpWrite {
     covered: Vec<bool>,
     left: usize,
     from: u64,
+    /// Latest cycle the device's transfers this output follows may complete.
+    latest: u64,
     by: u64,
     owner: Owner,
     cancellable: bool,
@@ -251,6 +280,8 @@ struct ExpRecord {
     t_disp: Option<u64>,
     deadline: Option<u64>,
     from: u64,
+    /// Latest cycle the device's transfers before this record may complete.
+    latest: u64,
     by: u64,
 }
 
@@ -266,6 +297,10 @@ pub struct Observer {
     records: Vec<ExpRecord>,
     /// Host bytes the device may read, each once.
     grants: Vec<Grant>,
+    /// Host ranges `(start, end, until)` of regions where a write just failed: the shadow stops
+    /// an op's or context's writes at its first error, a device only once the error response
+    /// came back (within `host_write_max`), so the device's writes there meanwhile are legal.
+    err_windows: Vec<(u64, u64, u64)>,
     /// Device reads no grant covers yet `(addr, len, cycle)`: a READ service's reads come
     /// before the frame that shows the service.
     reads: Vec<(u64, u64, u64)>,
@@ -362,6 +397,11 @@ impl Observer {
         let host = ShadowHost {
             mem,
             cap: Arc::clone(&cap),
+            bpc: nic.host.bytes_per_cycle,
+            read_max: nic.host_read_max,
+            write_max: nic.host_write_max,
+            rd_free: 0,
+            wr_free: 0,
         };
         let mut shadow = Nic::with_host(sc, Box::new(host))?;
         shadow.set_manual(true);
@@ -389,6 +429,7 @@ impl Observer {
             writes: Vec::new(),
             records: Vec::new(),
             grants: Vec::new(),
+            err_windows: Vec::new(),
             reads: Vec::new(),
             last_counter: None,
             now: 0,
@@ -599,14 +640,34 @@ impl Observer {
                 None => self.diverge("frame", "no frame owed of this kind", hdr_text(&h)),
             };
         };
-        let e = self.frames.swap_remove(i);
-        let mut exp = e.frame;
-        let mut eh = e.hdr;
-        eh.counter = h.counter;
-        exp[..HDR_LEN].copy_from_slice(&eh.to_bytes().map_err(ModelError::from)?);
         let iv = crypto::iv(h.src_nic, h.counter).map_err(ModelError::from)?;
-        let mut c = Crypto::new(false);
-        c.seal_with(&e.key, &iv, &mut exp);
+        // Copies of one request served twice owe frames with equal headers: take the one whose
+        // bytes the device sent, else report against the oldest.
+        let mut i = i;
+        let mut exp = Vec::new();
+        let candidates: Vec<usize> = (0..self.frames.len())
+            .filter(|&j| {
+                let mut a = self.frames[j].hdr.clone();
+                a.counter = h.counter;
+                a == h
+            })
+            .collect();
+        for &j in &candidates {
+            let sealed = self.seal(j, &h, &iv)?;
+            if sealed == f {
+                (i, exp) = (j, sealed);
+                break;
+            }
+        }
+        if exp.is_empty() {
+            i = candidates
+                .iter()
+                .copied()
+                .min_by_key(|&j| self.frames[j].from)
+                .unwrap_or(i);
+            exp = self.seal(i, &h, &iv)?;
+        }
+        let e = self.frames.swap_remove(i);
         if exp != f {
             // Which part: the tag under the expected key, else the first payload byte.
             let mut body = f[HDR_LEN..f.len() - TAG_LEN].to_vec();
@@ -654,6 +715,17 @@ impl Observer {
         }
         self.stats.frames += 1;
         Ok(())
+    }
+
+    /// Owed frame `j` sealed with the counter of the device's frame `h`.
+    fn seal(&self, j: usize, h: &Hdr, iv: &[u8; 12]) -> Result<Vec<u8>, ObserveError> {
+        let e = &self.frames[j];
+        let mut exp = e.frame.clone();
+        let mut eh = e.hdr.clone();
+        eh.counter = h.counter;
+        exp[..HDR_LEN].copy_from_slice(&eh.to_bytes().map_err(ModelError::from)?);
+        Crypto::new(false).seal_with(&e.key, iv, &mut exp);
+        Ok(exp)
     }
 
     fn match_frame(&self, h: &Hdr) -> Option<usize> {
@@ -766,10 +838,12 @@ impl Observer {
         let mut pos = 0usize;
         while pos < data.len() {
             let a = addr.wrapping_add(pos as u64);
-            // Owed writes may overlap (two WRITEs to the same bytes): take the first whose
-            // bytes this piece equals, else report against the first that covers the address.
+            // Owed writes may overlap (two ops landing at the same bytes, one of them perhaps
+            // cancelled by its deadline): of those whose bytes this piece equals, take one that
+            // cannot be cancelled, then the newest; else report against the first that covers
+            // the address.
             let mut first = None;
-            let mut hit = None;
+            let mut hit: Option<(usize, usize, usize)> = None;
             for (i, e) in self.writes.iter().enumerate() {
                 let k = a.wrapping_sub(e.addr);
                 if k >= e.data.len() as u64 || e.covered[k as usize] {
@@ -781,12 +855,29 @@ impl Observer {
                     n += 1;
                 }
                 first.get_or_insert((i, k, n));
-                if e.data[k..k + n] == data[pos..pos + n] {
+                if e.data[k..k + n] == data[pos..pos + n]
+                    && hit.is_none_or(|(j, _, _)| {
+                        let b = &self.writes[j];
+                        (!e.cancellable, e.from) > (!b.cancellable, b.from)
+                    })
+                {
                     hit = Some((i, k, n));
-                    break;
                 }
             }
             let Some((i, k, n)) = hit else {
+                let end = addr.saturating_add(data.len() as u64);
+                if self
+                    .err_windows
+                    .iter()
+                    .any(|w| w.0 <= a && end <= w.1 && self.now <= w.2)
+                {
+                    // Writes of an op or context whose earlier write failed, made before the
+                    // device knew: legal, with bytes the protocol leaves unspecified there.
+                    if let Some(m) = self.shadow.mem_mut() {
+                        m.write(a, &data[pos..]);
+                    }
+                    break;
+                }
                 return match first {
                     Some((i, k, n)) => {
                         let e = &self.writes[i];
@@ -874,7 +965,7 @@ impl Observer {
             let late_ok = want.status == Status::Ok
                 && got.status == Status::Timeout
                 && r.deadline
-                    .is_some_and(|d| now + self.cfg.tx_lag >= d && r.from + self.cfg.margin >= d);
+                    .is_some_and(|d| now + self.cfg.tx_lag >= d && r.latest + self.cfg.margin >= d);
             if !late_ok {
                 return self.diverge(
                     format!("record of slot {slot}: status"),
@@ -883,30 +974,33 @@ impl Observer {
                 );
             }
             self.stats.late_timeouts += 1;
-            // What the op still owed is not owed any more, and may no longer come.
-            let stuck = self
-                .writes
-                .iter()
-                .any(|e| e.owner == Owner::Op(slot) && !e.cancellable)
-                || self
-                    .frames
-                    .iter()
-                    .any(|e| e.owner == Owner::Op(slot) && !e.cancellable);
-            if stuck {
-                return self.diverge(
-                    format!("record of slot {slot}: status"),
-                    format!(
-                        "{:?} (an output it owed was not pending at the deadline)",
-                        want.status
-                    ),
-                    format!("{:?}", got.status),
-                );
-            }
-            let before = self.writes.len() + self.frames.len();
-            self.writes.retain(|e| e.owner != Owner::Op(slot));
-            self.frames.retain(|e| e.owner != Owner::Op(slot));
-            self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
         }
+        // What the op still owed: nothing may be left after OK; after another status, only
+        // outputs the device may still have been preparing when the op ended (at its deadline,
+        // or at the reply that ended it), which may no longer come.
+        let end = r.from;
+        let m = self.cfg.margin;
+        let left = |c: bool| {
+            self.writes.iter().any(|e| {
+                e.owner == Owner::Op(slot) && (!c || !(e.cancellable || e.latest + m >= end))
+            }) || self.frames.iter().any(|e| {
+                e.owner == Owner::Op(slot) && (!c || !(e.cancellable || e.latest + m >= end))
+            })
+        };
+        if left(got.status != Status::Ok) {
+            return self.diverge(
+                format!("record of slot {slot}: status"),
+                format!(
+                    "{:?} only after every output the op owed (one was not pending at its deadline)",
+                    got.status
+                ),
+                format!("{:?} with an output missing", got.status),
+            );
+        }
+        let before = self.writes.len() + self.frames.len();
+        self.writes.retain(|e| e.owner != Owner::Op(slot));
+        self.frames.retain(|e| e.owner != Owner::Op(slot));
+        self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
         let total_max = now.saturating_sub(r.t_sub);
         let total_min = total_max.saturating_sub(self.cfg.record_lag);
         let total = u64::from(got.total_delay);
@@ -1078,11 +1172,16 @@ impl Observer {
                 format!("{n} bytes at {a:#x}"),
             );
         }
+        // An op's cancellable outputs wait for its record (an OK record needs them all); a
+        // context's end shows only as missing outputs.
         let before = self.writes.len() + self.frames.len();
-        self.writes.retain(|e| e.by >= now);
-        self.frames.retain(|e| e.by >= now);
+        self.writes
+            .retain(|e| e.by >= now || matches!(e.owner, Owner::Op(_)));
+        self.frames
+            .retain(|e| e.by >= now || matches!(e.owner, Owner::Op(_)));
         self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
         self.grants.retain(|g| g.until >= now);
+        self.err_windows.retain(|w| w.2 >= now);
         Ok(())
     }
 
@@ -1102,7 +1201,10 @@ impl Observer {
 
     /// Turns what the shadow produced at `t` into expectations.
     fn collect(&mut self, t: u64) -> Result<(), ObserveError> {
-        let by = t + self.cfg.reaction_max;
+        let cap = std::mem::take(&mut *self.cap.lock().unwrap_or_else(PoisonError::into_inner));
+        // The device may finish these outputs only after its transfers, queueing included.
+        let base = t.max(cap.latest);
+        let by = base + self.cfg.reaction_max;
         let margin = self.cfg.margin;
         let keys = self
             .shadow
@@ -1124,18 +1226,28 @@ impl Observer {
             };
             let cancellable = self
                 .owner_deadline(owner, Some(&hdr))
-                .is_some_and(|d| t + margin >= d);
+                .is_some_and(|d| base + margin >= d);
             self.frames.push(ExpFrame {
                 hdr,
                 frame,
                 key,
                 from: t,
+                latest: base,
                 by,
                 owner,
                 cancellable,
             });
         }
-        let cap = std::mem::take(&mut *self.cap.lock().unwrap_or_else(PoisonError::into_inner));
+        for (region, at) in cap.errors {
+            if let Some(r) = self.shadow.sh.rrt.get(region) {
+                let base = r.e.base_addr;
+                self.err_windows.push((
+                    base,
+                    base.saturating_add(r.e.size),
+                    at + self.nic.host_write_max,
+                ));
+            }
+        }
         for (addr, len, at) in cap.reads {
             let n = usize::try_from(len).map_err(|_| ModelError::Internal("read length".into()))?;
             self.grants.push(Grant {
@@ -1163,7 +1275,8 @@ impl Observer {
                         t_disp: c.t_disp,
                         deadline: c.deadline,
                         from: at,
-                        by: at + self.cfg.reaction_max,
+                        latest: at.max(base),
+                        by: at.max(base) + self.cfg.reaction_max,
                     });
                 }
                 p => {
@@ -1190,9 +1303,10 @@ impl Observer {
                         left: n,
                         data: w.data,
                         from: at,
-                        by: at + self.cfg.reaction_max,
+                        latest: at.max(base),
+                        by: at.max(base) + self.cfg.reaction_max,
                         owner,
-                        cancellable: deadline.is_some_and(|d| at + margin >= d),
+                        cancellable: deadline.is_some_and(|d| at.max(base) + margin >= d),
                     });
                 }
             }

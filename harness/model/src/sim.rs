@@ -201,34 +201,44 @@ impl System {
         };
         let now = self.now;
         let mut r = Ok(());
-        if let Some(log) = m.read_log.as_ref() {
-            for x in &log[w.reads_seen..] {
-                if r.is_ok() {
-                    r = w.obs.seen(
-                        x.issued.max(now),
-                        Seen::HostRead {
-                            addr: x.addr,
-                            len: x.len,
-                        },
-                    );
-                }
-            }
-            w.reads_seen = log.len();
+        // Reads and writes in the order the NIC made them (a READ service and a WRITE landing
+        // on the same bytes in one cycle must be seen in that order).
+        let reads = m.read_log.as_deref().unwrap_or(&[]);
+        let writes = m.log.as_deref().unwrap_or(&[]);
+        let (mut ri, mut wi) = (
+            w.reads_seen.min(reads.len()),
+            w.writes_seen.min(writes.len()),
+        );
+        while r.is_ok() && (ri < reads.len() || wi < writes.len()) {
+            let read_first = match (reads.get(ri), writes.get(wi)) {
+                (Some(x), Some(y)) => x.seq < y.seq,
+                (Some(_), None) => true,
+                _ => false,
+            };
+            r = if read_first {
+                let x = &reads[ri];
+                ri += 1;
+                w.obs.seen(
+                    x.issued.max(now),
+                    Seen::HostRead {
+                        addr: x.addr,
+                        len: x.len,
+                    },
+                )
+            } else {
+                let x = &writes[wi];
+                wi += 1;
+                w.obs.seen(
+                    x.issued.max(now),
+                    Seen::HostWrite {
+                        addr: x.addr,
+                        data: &x.data,
+                    },
+                )
+            };
         }
-        if let Some(log) = m.log.as_ref() {
-            for x in &log[w.writes_seen..] {
-                if r.is_ok() {
-                    r = w.obs.seen(
-                        x.issued.max(now),
-                        Seen::HostWrite {
-                            addr: x.addr,
-                            data: &x.data,
-                        },
-                    );
-                }
-            }
-            w.writes_seen = log.len();
-        }
+        w.reads_seen = reads.len();
+        w.writes_seen = writes.len();
         for f in &out.messages {
             if r.is_ok() {
                 r = w.obs.seen(now, Seen::Frame(f));
