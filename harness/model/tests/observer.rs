@@ -237,3 +237,40 @@ fn a_read_outside_every_service_is_caught() {
     }));
     assert_caught(&d, fired, "host read");
 }
+
+#[test]
+fn an_ok_record_with_a_landing_missing_is_caught() {
+    // The device drops one chunk's landing write but still completes OK.
+    let (d, fired) = run(Box::new(|now, _, n| {
+        let Some(log) = n.mem_mut().and_then(|m| m.log.as_mut()) else {
+            return false;
+        };
+        let k = log.len();
+        if let Some(i) = log
+            .iter()
+            .position(|w| w.issued == now && matches!(w.purpose, WritePurpose::ReadData { .. }))
+        {
+            log.remove(i);
+        }
+        log.len() != k
+    }));
+    assert_caught(&d, fired, "with an output missing");
+}
+
+#[test]
+fn a_write_whose_data_never_left_is_caught() {
+    // The device never sends one WR_DATA: owed long before the op's deadline, it is missing
+    // when due (a TIMEOUT later would not excuse it).
+    let (d, fired) = run(Box::new(|_, out, _| {
+        let n = out.messages.len();
+        if let Some(i) = out
+            .messages
+            .iter()
+            .position(|f| hdr(f).msg_type == MsgType::WrData)
+        {
+            out.messages.remove(i);
+        }
+        out.messages.len() != n
+    }));
+    assert_caught(&d, fired, "expected WrData");
+}
