@@ -1,4 +1,5 @@
-//! Conversions between byte blocks and the bridge's port words, shared by the crypto tests.
+//! Conversions between byte blocks and the bridge's port words, shared by the crypto tests, and
+//! bit-field access to wide (packed-struct) port values.
 
 use thiserror::Error;
 
@@ -21,6 +22,34 @@ pub fn from_words(w: &[u32; 4]) -> Block {
         b[j..j + 4].copy_from_slice(&wi.to_be_bytes());
     }
     b
+}
+
+/// Writes the low `width` (at most 128) bits of `v` at bit `lsb` of a port value (word 0 = bits
+/// 31:0). Panics if the field runs past the end of `dst`.
+pub fn put_bits(dst: &mut [u32], lsb: usize, width: usize, v: u128) {
+    let mut i = 0;
+    while i < width {
+        let (w, b) = ((lsb + i) / 32, (lsb + i) % 32);
+        let n = (32 - b).min(width - i);
+        let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        dst[w] = (dst[w] & !(mask << b)) | ((((v >> i) as u32) & mask) << b);
+        i += n;
+    }
+}
+
+/// Reads `width` (at most 128) bits at bit `lsb` of a port value. Panics if the field runs past
+/// the end of `src`.
+pub fn get_bits(src: &[u32], lsb: usize, width: usize) -> u128 {
+    let mut v = 0u128;
+    let mut i = 0;
+    while i < width {
+        let (w, b) = ((lsb + i) / 32, (lsb + i) % 32);
+        let n = (32 - b).min(width - i);
+        let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        v |= u128::from((src[w] >> b) & mask) << i;
+        i += n;
+    }
+    v
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -66,6 +95,20 @@ mod tests {
         assert_eq!(w[3], 0x0001_0203, "byte 0 in the top word's top byte");
         assert_eq!(w[0], 0x0c0d_0e0f);
         assert_eq!(from_words(&w), b);
+    }
+
+    #[test]
+    fn bit_fields_cross_words_and_keep_their_neighbours() {
+        let mut w = [u32::MAX; 3];
+        put_bits(&mut w, 20, 40, 0);
+        assert_eq!(w, [0x000f_ffff, 0xf000_0000, u32::MAX]);
+        put_bits(&mut w, 20, 40, 0xab_cdef_0123);
+        assert_eq!(get_bits(&w, 20, 40), 0xab_cdef_0123);
+        assert_eq!(get_bits(&w, 0, 20), 0xf_ffff);
+        assert_eq!(get_bits(&w, 60, 36), 0xf_ffff_ffff);
+        // Only the low `width` bits of the value are written.
+        put_bits(&mut w, 20, 4, u128::MAX);
+        assert_eq!(get_bits(&w, 20, 5), 0xf);
     }
 
     #[test]

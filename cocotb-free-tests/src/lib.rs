@@ -1,12 +1,15 @@
 //! Shared scaffolding for the RTL tests: valid/ready sources, sinks and the stream-rule monitor
 //! ([`stream`]), an AXI4 memory model ([`axi`]), an AXI4-Lite master ([`axil`]), and block/word
-//! conversions ([`bits`]). Everything is cycle based and independent of any Verilated model, so
-//! a test connects it to a model's ports in a few lines (the NIC blocks will connect the AXI
-//! models the same way).
+//! and bit-field conversions ([`bits`]). Everything is cycle based and independent of any
+//! Verilated model, so a test connects it to a model's ports in a few lines (the NIC blocks will
+//! connect the AXI models the same way). The one block driver built on them, [`gcm`] (feature
+//! `crypto`), is connected to the AES-GCM tops here, since the `onerma` CLI runs it as well.
 
 pub mod axi;
 pub mod axil;
 pub mod bits;
+#[cfg(feature = "crypto")]
+pub mod gcm;
 pub mod stream;
 
 pub use stream::{RuleMonitor, Sink, Source, StreamError, Throttle};

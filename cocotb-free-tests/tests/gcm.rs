@@ -10,9 +10,9 @@ use aes_gcm::aead::AeadInOut;
 use aes_gcm::{Aes128Gcm, KeyInit};
 use ghash::GHash;
 use ghash::universal_hash::UniversalHash;
-use onerma_rtl::gcm::{self, GcmMsg, GcmPorts, GcmRun, Stalls};
 use onerma_rtl::{gcm_iter, gcm_pipe, gcm_pool, gcm_pool_iter};
 use onerma_rtl_tests::bits;
+use onerma_rtl_tests::gcm::{self, GcmMsg, GcmPorts, GcmRun, Stalls};
 use proptest::prelude::*;
 
 const RESET_CYCLES: u32 = 2;

@@ -7,7 +7,7 @@
 
 use crate::bench::Measurement;
 use crate::error::CliError;
-use onerma_rtl::gcm::{self, GcmMsg, GcmRun, Stalls};
+use onerma_rtl_tests::gcm::{self, GcmMsg, GcmRun, Stalls};
 use std::time::Instant;
 
 const AAD_LEN: usize = 48;

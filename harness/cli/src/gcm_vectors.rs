@@ -8,7 +8,7 @@
 //! encrypted).
 
 use crate::error::CliError;
-use onerma_rtl::gcm::{self, GcmMsg, GcmPorts, Stalls};
+use onerma_rtl_tests::gcm::{self, GcmMsg, GcmPorts, Stalls};
 use serde_json::Value;
 use std::path::PathBuf;
 
