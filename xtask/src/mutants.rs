@@ -80,7 +80,7 @@ pub fn mutants_model(files: &[String], jobs: u32, goal: f64) -> Result<bool> {
     let mut c = cmd(tool_dir().join("bin").join("cargo-mutants"));
     c.args(["mutants", "--package", "onerma-model", "--no-shuffle"])
         .args(["--jobs", &jobs.to_string()])
-        .args(["--timeout", "600"])
+        .args(["--timeout", "120"])
         .arg("--output")
         .arg(&out_dir);
     let list: Vec<String> = if files.is_empty() {
