@@ -40,8 +40,8 @@ pub struct NicConfig {
     /// the checker accepts a device acting anywhere in `[D, D + timer_slack]`.
     pub timer_slack: u64,
     /// How late (<= `timer_slack`) this model acts on the frame-less deadline actions: a TIMEOUT
-    /// completion, a context expiry, an aged-out request. Frames are still compared with the
-    /// exact deadline. 0 = on time; the property tests draw it.
+    /// completion, a context expiry. Frames are still compared with the exact deadline. 0 = on
+    /// time; the property tests draw it. The inbound age limit (§9) is always applied on time.
     pub deadline_lag: u64,
     /// Bound from a frame's last beat to its tag result (`RxCryptoMax`, §6.3).
     pub rx_crypto_max: u64,
