@@ -235,17 +235,26 @@ enum Owner {
     None,
 }
 
+/// When an owed output is due, and whose deadline may cancel it.
+#[derive(Debug, Clone, Copy)]
+struct Due {
+    /// Cycle the shadow made it.
+    from: u64,
+    /// Latest cycle the device's transfers this output follows may complete.
+    latest: u64,
+    /// Latest cycle the device may show it.
+    by: u64,
+    owner: Owner,
+    /// Its latest cycle reaches its owner's deadline (within the margin).
+    cancellable: bool,
+}
+
 #[derive(Debug)]
 struct ExpFrame {
     hdr: Hdr,
     frame: Vec<u8>,
     key: CipherKey,
-    from: u64,
-    /// Latest cycle the device's transfers this output follows may complete.
-    latest: u64,
-    by: u64,
-    owner: Owner,
-    cancellable: bool,
+    due: Due,
 }
 
 #[derive(Debug)]
@@ -254,12 +263,7 @@ struct ExpWrite {
     data: Vec<u8>,
     covered: Vec<bool>,
     left: usize,
-    from: u64,
-    /// Latest cycle the device's transfers this output follows may complete.
-    latest: u64,
-    by: u64,
-    owner: Owner,
-    cancellable: bool,
+    due: Due,
 }
 
 /// Host bytes the shadow read for a service or a WRITE source: the device must read them too
@@ -663,7 +667,7 @@ impl Observer {
             i = candidates
                 .iter()
                 .copied()
-                .min_by_key(|&j| self.frames[j].from)
+                .min_by_key(|&j| self.frames[j].due.from)
                 .unwrap_or(i);
             exp = self.seal(i, &h, &iv)?;
         }
@@ -858,7 +862,7 @@ impl Observer {
                 if e.data[k..k + n] == data[pos..pos + n]
                     && hit.is_none_or(|(j, _, _)| {
                         let b = &self.writes[j];
-                        (!e.cancellable, e.from) > (!b.cancellable, b.from)
+                        (!e.due.cancellable, e.due.from) > (!b.due.cancellable, b.due.from)
                     })
                 {
                     hit = Some((i, k, n));
@@ -982,9 +986,11 @@ impl Observer {
         let m = self.cfg.margin;
         let left = |c: bool| {
             self.writes.iter().any(|e| {
-                e.owner == Owner::Op(slot) && (!c || !(e.cancellable || e.latest + m >= end))
+                e.due.owner == Owner::Op(slot)
+                    && (!c || !(e.due.cancellable || e.due.latest + m >= end))
             }) || self.frames.iter().any(|e| {
-                e.owner == Owner::Op(slot) && (!c || !(e.cancellable || e.latest + m >= end))
+                e.due.owner == Owner::Op(slot)
+                    && (!c || !(e.due.cancellable || e.due.latest + m >= end))
             })
         };
         if left(got.status != Status::Ok) {
@@ -998,8 +1004,8 @@ impl Observer {
             );
         }
         let before = self.writes.len() + self.frames.len();
-        self.writes.retain(|e| e.owner != Owner::Op(slot));
-        self.frames.retain(|e| e.owner != Owner::Op(slot));
+        self.writes.retain(|e| e.due.owner != Owner::Op(slot));
+        self.frames.retain(|e| e.due.owner != Owner::Op(slot));
         self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
         let total_max = now.saturating_sub(r.t_sub);
         let total_min = total_max.saturating_sub(self.cfg.record_lag);
@@ -1145,16 +1151,24 @@ impl Observer {
                 "nothing",
             );
         }
-        if let Some(e) = self.writes.iter().find(|e| e.by < now && !e.cancellable) {
-            let (a, n, from, by) = (e.addr, e.data.len(), e.from, e.by);
+        if let Some(e) = self
+            .writes
+            .iter()
+            .find(|e| e.due.by < now && !e.due.cancellable)
+        {
+            let (a, n, from, by) = (e.addr, e.data.len(), e.due.from, e.due.by);
             return self.diverge(
                 format!("host write at {a:#x}"),
                 format!("{n} bytes (owed since cycle {from}) by cycle {by}"),
                 format!("{} bytes", n - e.left),
             );
         }
-        if let Some(e) = self.frames.iter().find(|e| e.by < now && !e.cancellable) {
-            let (t, from, by) = (hdr_text(&e.hdr), e.from, e.by);
+        if let Some(e) = self
+            .frames
+            .iter()
+            .find(|e| e.due.by < now && !e.due.cancellable)
+        {
+            let (t, from, by) = (hdr_text(&e.hdr), e.due.from, e.due.by);
             return self.diverge(
                 "frame",
                 format!("{t} (owed since cycle {from}) by cycle {by}"),
@@ -1176,9 +1190,9 @@ impl Observer {
         // context's end shows only as missing outputs.
         let before = self.writes.len() + self.frames.len();
         self.writes
-            .retain(|e| e.by >= now || matches!(e.owner, Owner::Op(_)));
+            .retain(|e| e.due.by >= now || matches!(e.due.owner, Owner::Op(_)));
         self.frames
-            .retain(|e| e.by >= now || matches!(e.owner, Owner::Op(_)));
+            .retain(|e| e.due.by >= now || matches!(e.due.owner, Owner::Op(_)));
         self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
         self.grants.retain(|g| g.until >= now);
         self.err_windows.retain(|w| w.2 >= now);
@@ -1231,11 +1245,13 @@ impl Observer {
                 hdr,
                 frame,
                 key,
-                from: t,
-                latest: base,
-                by,
-                owner,
-                cancellable,
+                due: Due {
+                    from: t,
+                    latest: base,
+                    by,
+                    owner,
+                    cancellable,
+                },
             });
         }
         for (region, at) in cap.errors {
@@ -1302,11 +1318,13 @@ impl Observer {
                         covered: vec![false; n],
                         left: n,
                         data: w.data,
-                        from: at,
-                        latest: at.max(base),
-                        by: at.max(base) + self.cfg.reaction_max,
-                        owner,
-                        cancellable: deadline.is_some_and(|d| at.max(base) + margin >= d),
+                        due: Due {
+                            from: at,
+                            latest: at.max(base),
+                            by: at.max(base) + self.cfg.reaction_max,
+                            owner,
+                            cancellable: deadline.is_some_and(|d| at.max(base) + margin >= d),
+                        },
                     });
                 }
             }
