@@ -27,15 +27,28 @@ fn scenario(seed: u64, crypto_latency: u64, random: bool) -> Scenario {
         },
         served_regions: 2,
         region_bytes: 8 * 1024,
-        clients: vec![ClientSpec {
-            every_nic: true,
-            slots: 4,
-            read: 2,
-            write: 1,
-            sizes: vec![1, 64, 1000, 4096],
-            rate: RateSpec::ClosedLoop { think: 3 },
-            ..ClientSpec::default()
-        }],
+        // Two classes of service, so dispatches are forced from both.
+        clients: vec![
+            ClientSpec {
+                every_nic: true,
+                slots: 4,
+                read: 2,
+                write: 1,
+                sizes: vec![1, 64, 1000, 4096],
+                rate: RateSpec::ClosedLoop { think: 3 },
+                ..ClientSpec::default()
+            },
+            ClientSpec {
+                every_nic: true,
+                slots: 2,
+                cos: 1,
+                read: 1,
+                write: 1,
+                sizes: vec![100, 2000],
+                rate: RateSpec::ClosedLoop { think: 10 },
+                ..ClientSpec::default()
+            },
+        ],
         duration: 20_000,
         policy: if random {
             PolicyKind::Random

@@ -113,6 +113,8 @@ fn rekey_installs_the_initiators_local_bytes() {
         kd_for(1, 1, a, OpType::Rekey),
     );
     assert_eq!(one(&mut s, &rk, 0), Status::Ok);
+    let c = s.nics[1].counters();
+    assert_eq!((c.rekey_installed, c.rekey_refused), (1, 0));
     assert_eq!(
         s.nics[1].rrt(1).map(|e| e.key.to_be_bytes()),
         Some(new_key),

@@ -299,6 +299,7 @@ fn region_generations_stop_host_access() {
         l.iter()
             .all(|w| !matches!(w.purpose, onerma_model::WritePurpose::ReadData { .. }))
     }));
+    assert_eq!(a.counters().drop_region_changed, 1);
     // Served region deregistered while the request waits: no host access, the initiator times out.
     let (mut a, mut b) = pair(|_| {});
     let kd = kd_for(1, 0, a.addr(), OpType::Read);
@@ -349,6 +350,12 @@ fn rekey_installs_only_if_the_entry_is_unchanged() {
     let cmpl = take(&mut out).remove(0);
     assert_eq!(hdr(&cmpl).status, Status::RemoteAccessError);
     assert_eq!(b.rrt(0).map(|x| x.key), Some(e.key), "nothing installed");
+    let c = b.counters();
+    assert_eq!((c.rekey_installed, c.rekey_refused), (0, 1));
+    // The reply names the context and nothing of a data frame or a hold.
+    let h = hdr(&cmpl);
+    assert_eq!((h.chunk_offset, h.chunk_len, h.hold_ns), (0, 0, 0));
+    assert_eq!(h.ctx, hdr(&rdreq).ctx);
     a.receive(1_010, &cmpl, &mut out).expect("rx");
     assert_eq!(
         out.completions.pop().map(|c| c.cpl.status),
@@ -501,4 +508,159 @@ fn wr_data_with_another_echo_is_stale_before_its_tag_is_tried() {
         assert_eq!(r, RxOutcome::Dropped(DropReason::Stale), "byte {byte}");
         assert_eq!(b.counters().drop_auth, 0, "byte {byte}: the tag was tried");
     }
+}
+
+#[test]
+fn local_read_and_write_permissions_are_separate() {
+    // S7: a READ lands data, so it needs perm_local_write; a WRITE sources data, so it needs
+    // perm_local_read.
+    for (op, read, write, refused) in [
+        (OpType::Read, 1, 0, true),
+        (OpType::Read, 0, 1, false),
+        (OpType::Write, 0, 1, true),
+        (OpType::Write, 1, 0, false),
+    ] {
+        let (mut a, b) = pair(|_| {});
+        let mut out = Outputs::default();
+        let mut e = local_entry(DATA_BASE, 64 * 1024);
+        (e.perm_local_read, e.perm_local_write) = (read, write);
+        a.write_rrt(DATA, e).expect("rrt");
+        let kd = kd_for(1, 0, a.addr(), op);
+        let c = cmd(op, b.addr(), 0, 0, 64, 0, 0, kd);
+        let r = a.submit(5, 0, &bytes(&c), &mut out).expect("submit");
+        let want = if refused {
+            SubmitOutcome::Completed {
+                seq: 1,
+                status: Status::LocalAccessError,
+            }
+        } else {
+            SubmitOutcome::Queued { seq: 1 }
+        };
+        assert_eq!(r, want, "{op:?} read {read} write {write}");
+    }
+}
+
+#[test]
+fn the_most_starved_class_goes_first() {
+    // max_starve 1: every dispatch that passes a waiting class starves it; among starved
+    // classes the one passed most often is the only legal choice.
+    let (mut a, b) = pair(|c| {
+        c.max_starve = 1;
+        c.num_classes = 4;
+    });
+    let mut out = Outputs::default();
+    let kd = kd_for(1, 0, a.addr(), OpType::Read);
+    let mut slot = 0u16;
+    for (class, n) in [(0u8, 1), (1, 2), (2, 2), (3, 2)] {
+        for _ in 0..n {
+            let mut c = cmd(
+                OpType::Read,
+                b.addr(),
+                0,
+                0,
+                64,
+                0x100 * u64::from(slot),
+                0,
+                kd,
+            );
+            c.cos = class;
+            c.cq_offset = 16 * u64::from(slot);
+            a.submit(5, slot, &bytes(&c), &mut out).expect("submit");
+            slot += 1;
+        }
+    }
+    assert_eq!(a.dispatch(10, 0, &mut out).expect("dispatch"), 0);
+    // Classes 1, 2, 3 passed once each: a tie, the lowest goes first.
+    assert_eq!(a.ready_classes(), vec![1]);
+    assert!(a.dispatch(11, 0, &mut out).is_err(), "class 0 is empty");
+    assert!(a.dispatch(11, 2, &mut out).is_err(), "class 1 is owed");
+    assert_eq!(a.dispatch(11, 1, &mut out).expect("dispatch"), 1);
+    // Passed: class 1 0, classes 2 and 3 twice each: class 2.
+    assert_eq!(a.ready_classes(), vec![2]);
+    assert_eq!(a.dispatch(12, 2, &mut out).expect("dispatch"), 3);
+    // Passed: class 1 once, class 2 0, class 3 three times: class 3, the most starved.
+    assert_eq!(a.ready_classes(), vec![3]);
+    assert_eq!(a.dispatch(13, 3, &mut out).expect("dispatch"), 5);
+}
+
+#[test]
+fn busy_and_idle_follow_ops_and_contexts() {
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    assert!(a.is_idle() && b.is_idle() && !a.slot_busy(0));
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
+    assert!(a.slot_busy(0) && !a.is_idle());
+    assert_eq!(b.contexts_in_use(), 1);
+    assert!(!b.is_idle(), "a live context");
+    a.receive(40, &rdreq, &mut out).expect("rx");
+    a.advance(1_000, &mut out).expect("advance");
+    let data = take(&mut out);
+    rx_all(&mut b, 1_001, &data, &mut out);
+    b.advance(2_000, &mut out).expect("advance");
+    let cmpl = take(&mut out).remove(0);
+    assert_eq!((b.contexts_in_use(), b.is_idle()), (0, true));
+    a.receive(2_001, &cmpl, &mut out).expect("rx");
+    a.advance(3_000, &mut out).expect("advance");
+    assert_eq!(
+        out.completions.pop().map(|c| c.cpl.status),
+        Some(Status::Ok)
+    );
+    assert!(!a.slot_busy(0) && a.is_idle());
+}
+
+#[test]
+fn a_chunk_after_the_deadline_is_stale_while_the_timeout_lags() {
+    // The deadline action may come up to timer_slack late; a frame is still compared with the
+    // exact deadline.
+    let (mut a, mut b) = pair(|c| c.deadline_lag = 40);
+    let mut out = Outputs::default();
+    let resps = read_resps(&mut a, &mut b, 64, &mut out);
+    let deadline = 10 + a.config().op_timeout;
+    assert_eq!(
+        a.receive(deadline, &resps[0], &mut out).expect("rx"),
+        RxOutcome::Dropped(DropReason::Stale)
+    );
+    a.advance(deadline + 40, &mut out).expect("advance");
+    assert_eq!(
+        out.completions.pop().map(|c| c.cpl.status),
+        Some(Status::Timeout)
+    );
+}
+
+#[test]
+fn a_late_tag_result_never_reaches_the_slots_next_op() {
+    // S3: op 1's chunk is pending at its deadline; op 2 takes the slot before op 1's tag result
+    // comes. The result must release nothing, for either op.
+    let (mut a, mut b) = pair(|c| {
+        c.rx_crypto_latency = 200;
+        c.rx_crypto_max = 200;
+    });
+    let mut out = Outputs::default();
+    let resps = read_resps(&mut a, &mut b, 64, &mut out);
+    let deadline = 10 + a.config().op_timeout;
+    a.receive(deadline - 1, &resps[0], &mut out).expect("rx");
+    a.advance(deadline, &mut out).expect("advance");
+    let c1 = out.completions.pop().expect("TIMEOUT");
+    assert_eq!(c1.cpl.status, Status::Timeout);
+    let t2 = a.slot_free_at(0).max(deadline + 1);
+    assert!(
+        t2 < deadline - 1 + 200,
+        "op 2 starts before op 1's tag result"
+    );
+    let kd = kd_for(1, 0, a.addr(), OpType::Read);
+    let c = cmd(OpType::Read, b.addr(), 0, 64, 64, 0x800, 0, kd);
+    a.submit(t2, 0, &bytes(&c), &mut out).expect("submit");
+    a.dispatch(t2, 0, &mut out).expect("dispatch");
+    a.advance(deadline + 400, &mut out).expect("advance");
+    assert!(
+        out.completions.is_empty(),
+        "op 2 got nothing yet: {:?}",
+        out.completions
+    );
+    assert!(
+        !a.mem().expect("mem").log.as_ref().is_some_and(|l| l
+            .iter()
+            .any(|w| matches!(w.purpose, onerma_model::WritePurpose::ReadData { .. }))),
+        "op 1's chunk landed"
+    );
 }
