@@ -664,3 +664,95 @@ fn a_late_tag_result_never_reaches_the_slots_next_op() {
         "op 1's chunk landed"
     );
 }
+
+#[test]
+fn each_refusal_counts_once() {
+    // The §12 counters the RTL's will be compared with, one event each.
+
+    // A completion region changed during the op: the record cannot be written.
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    let resps = read_resps(&mut a, &mut b, 64, &mut out);
+    a.commit_rrt(1_500, CQ, local_entry(CQ_BASE, 4096))
+        .expect("commit");
+    a.receive(2_000, &resps[0], &mut out).expect("rx");
+    a.advance(2_100, &mut out).expect("advance");
+    let c = out.completions.pop().expect("completion");
+    assert!(!c.delivered);
+    assert!(a.counters().status_cq_write);
+    assert_eq!(a.counters().err_cq_write, 1);
+
+    // A WRITE's local region changed before its WR_RDREQ: LOCAL_ACCESS_ERROR.
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
+    a.commit_rrt(35, DATA, local_entry(DATA_BASE, 64 * 1024))
+        .expect("commit");
+    a.receive(40, &rdreq, &mut out).expect("rx");
+    a.advance(1_000, &mut out).expect("advance");
+    assert_eq!(
+        out.completions.pop().map(|c| c.cpl.status),
+        Some(Status::LocalAccessError)
+    );
+    assert_eq!(a.counters().drop_region_changed, 1);
+
+    // A WRITE's source read fails: LOCAL_ACCESS_ERROR.
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    a.mem_mut().expect("mem").errors.push(ErrorRange {
+        start: DATA_BASE + 0x2000,
+        end: DATA_BASE + 0x2040,
+        error: DmaError::SlvErr,
+        reads: true,
+    });
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
+    a.receive(40, &rdreq, &mut out).expect("rx");
+    a.advance(1_000, &mut out).expect("advance");
+    assert!(take(&mut out).is_empty(), "no WR_DATA");
+    assert_eq!(
+        out.completions.pop().map(|c| c.cpl.status),
+        Some(Status::LocalAccessError)
+    );
+    assert_eq!(a.counters().err_host_read, 1);
+
+    // A request out of bounds: ACCESS_ERR.
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    let kd = kd_for(1, 0, a.addr(), OpType::Read);
+    let c = cmd(OpType::Read, b.addr(), 0, SERVED_SIZE - 8, 64, 0, 0, kd);
+    a.submit(5, 0, &bytes(&c), &mut out).expect("submit");
+    a.dispatch(10, 0, &mut out).expect("dispatch");
+    let req = take(&mut out).remove(0);
+    assert_eq!(
+        b.receive(20, &req, &mut out).expect("rx"),
+        RxOutcome::Replied(MsgType::AccessErr)
+    );
+    assert_eq!(b.counters().req_access_err, 1);
+
+    // A WR_DATA whose body was altered: its tag fails at the server.
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
+    a.receive(40, &rdreq, &mut out).expect("rx");
+    a.advance(1_000, &mut out).expect("advance");
+    let mut data = take(&mut out).remove(0);
+    data[64] ^= 1;
+    b.receive(1_001, &data, &mut out).expect("rx");
+    b.advance(1_002, &mut out).expect("advance");
+    assert_eq!(b.counters().drop_auth, 1);
+
+    // The served region changed between the WRITE's check and its data: REMOTE_ACCESS_ERROR.
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
+    a.receive(40, &rdreq, &mut out).expect("rx");
+    a.advance(1_000, &mut out).expect("advance");
+    let data = take(&mut out);
+    let e = b.rrt(0).cloned().expect("entry");
+    b.commit_rrt(1_000, 0, e).expect("commit");
+    rx_all(&mut b, 1_001, &data, &mut out);
+    b.advance(2_000, &mut out).expect("advance");
+    let cmpl = take(&mut out).remove(0);
+    assert_eq!(hdr(&cmpl).status, Status::RemoteAccessError);
+    assert_eq!(b.counters().drop_region_changed, 1);
+}
