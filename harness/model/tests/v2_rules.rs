@@ -55,6 +55,14 @@ fn rdreq_for(a: &mut Nic, b: &mut Nic, len: u16, out: &mut Outputs) -> Vec<u8> {
     take(out).remove(0)
 }
 
+/// [`rdreq_for`] delivered to A at 40, its source read by 1,000: returns A's WR_DATA frames.
+fn wr_data_for(a: &mut Nic, b: &mut Nic, len: u16, out: &mut Outputs) -> Vec<Vec<u8>> {
+    let rdreq = rdreq_for(a, b, len, out);
+    a.receive(40, &rdreq, out).expect("rx");
+    a.advance(1_000, out).expect("advance");
+    take(out)
+}
+
 #[test]
 fn write_hold_rearm_and_reply_matching() {
     let (mut a, mut b) = pair(|_| {});
@@ -457,10 +465,7 @@ fn host_dma_errors_end_ops_with_their_status() {
         error: DmaError::SlvErr,
         reads: false,
     });
-    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
-    a.receive(40, &rdreq, &mut out).expect("rx");
-    a.advance(1_000, &mut out).expect("advance");
-    let data = take(&mut out);
+    let data = wr_data_for(&mut a, &mut b, 64, &mut out);
     rx_all(&mut b, 1_001, &data, &mut out);
     b.advance(2_000, &mut out).expect("advance");
     let cmpl = take(&mut out).remove(0);
@@ -732,10 +737,7 @@ fn each_refusal_counts_once() {
     // A WR_DATA whose body was altered: its tag fails at the server.
     let (mut a, mut b) = pair(|_| {});
     let mut out = Outputs::default();
-    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
-    a.receive(40, &rdreq, &mut out).expect("rx");
-    a.advance(1_000, &mut out).expect("advance");
-    let mut data = take(&mut out).remove(0);
+    let mut data = wr_data_for(&mut a, &mut b, 64, &mut out).remove(0);
     data[64] ^= 1;
     b.receive(1_001, &data, &mut out).expect("rx");
     b.advance(1_002, &mut out).expect("advance");
@@ -744,10 +746,7 @@ fn each_refusal_counts_once() {
     // The served region changed between the WRITE's check and its data: REMOTE_ACCESS_ERROR.
     let (mut a, mut b) = pair(|_| {});
     let mut out = Outputs::default();
-    let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
-    a.receive(40, &rdreq, &mut out).expect("rx");
-    a.advance(1_000, &mut out).expect("advance");
-    let data = take(&mut out);
+    let data = wr_data_for(&mut a, &mut b, 64, &mut out);
     let e = b.rrt(0).cloned().expect("entry");
     b.commit_rrt(1_000, 0, e).expect("commit");
     rx_all(&mut b, 1_001, &data, &mut out);
