@@ -19,15 +19,9 @@ module onerma_aes_sbox_rom (
   output logic [7:0] data_o [2]
 );
 
-  (* rom_style = "block" *) logic [7:0] rom [256];
+  // The table is the memory's initial contents (its declaration's value): never written.
+  (* rom_style = "block" *) logic [7:0] rom [256] = onerma_aes_pkg::SBOX;
   logic [7:0] rd_q [2];  // the EBR's read data (behind its address register)
-
-  // Memory initialisation (the one use of `initial` our conventions allow).
-  initial begin
-    for (int i = 0; i < 256; i++) begin
-      rom[i] = onerma_aes_pkg::SBOX[i];
-    end
-  end
 
   always_ff @(posedge clk_i) begin
     rd_q[0] <= rom[addr_i[0]];
