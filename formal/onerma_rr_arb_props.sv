@@ -47,28 +47,21 @@ module onerma_rr_arb_props #(
 
   // ---- Stream rules: assumed on every input, asserted on the output (the index travels with
   // the data, so it is part of the checked payload).
-  for (genvar i = 0; i < N; i++) begin : g_in
-    onerma_stream_check #(
-      .Width (Width),
-      .Assume(1'b1)
-    ) u_in_rule (
-      .clk_i,
-      .rst_ni,
-      .valid_i(in_valid_i[i]),
-      .ready_i(in_ready_o[i]),
-      .data_i (in_data_i[i])
-    );
-  end
-
-  onerma_stream_check #(
-    .Width (IdxWidth + Width),
-    .Assume(1'b0)
-  ) u_out_rule (
+  onerma_arb_check #(
+    .N       (N),
+    .Width   (Width),
+    .IdxWidth(IdxWidth),
+    .InAssume(1'b1)
+  ) u_rules (
     .clk_i,
     .rst_ni,
-    .valid_i(out_valid_o),
-    .ready_i(out_ready_i),
-    .data_i ({out_idx_o, out_data_o})
+    .in_valid_i,
+    .in_ready_i (in_ready_o),
+    .in_data_i,
+    .out_valid_i(out_valid_o),
+    .out_ready_i,
+    .out_idx_i  (out_idx_o),
+    .out_data_i (out_data_o)
   );
 
   // ---- Grant and output.

@@ -126,27 +126,21 @@ module onerma_class_arb #(
   // The stream rules on both sides in every simulation (Verilator `--assert`), so a test of any
   // top that holds this block also checks its streams. Yosys (synthesis, and formal, where the
   // bound properties instantiate the same checker) never sees these instances.
-  for (genvar i = 0; i < NumClasses; i++) begin : g_in_check
-    onerma_stream_check #(
-      .Width($bits(T))
-    ) u_in_check (
-      .clk_i,
-      .rst_ni,
-      .valid_i(in_valid_i[i]),
-      .ready_i(in_ready_o[i]),
-      .data_i (in_data_i[i])
-    );
-  end
-
-  // The index is part of the output word: it must hold with the data.
-  onerma_stream_check #(
-    .Width(IdxWidth + $bits(T))
-  ) u_out_check (
+  onerma_arb_check #(
+    .N       (NumClasses),
+    .Width   ($bits(T)),
+    .IdxWidth(IdxWidth),
+    .InAssume(1'b0)
+  ) u_check (
     .clk_i,
     .rst_ni,
-    .valid_i(out_valid_o),
-    .ready_i(out_ready_i),
-    .data_i ({out_idx_o, data_sel})
+    .in_valid_i,
+    .in_ready_i (in_ready_o),
+    .in_data_i,
+    .out_valid_i(out_valid_o),
+    .out_ready_i,
+    .out_idx_i  (out_idx_o),
+    .out_data_i (data_sel)
   );
 `endif
 

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use onerma_layouts::{Hdr, OpType, RrtEntry, Status};
+use onerma_layouts::{Cmd, Hdr, OpType, RrtEntry, Status};
 use thiserror::Error;
 
 use crate::host::{HostRead, HostWrite, ReadPurpose, WritePurpose};
@@ -179,6 +179,35 @@ struct Span {
     len: u64,
 }
 
+impl Span {
+    /// A host access of `len` bytes at `at` made for `region`.
+    fn access(region: u16, at: u64, len: usize) -> Self {
+        Self {
+            region,
+            at,
+            len: len as u64,
+        }
+    }
+
+    /// The range a command names in its initiator's memory.
+    fn local(c: &Cmd) -> Self {
+        Self {
+            region: c.local_region,
+            at: c.local_offset,
+            len: u64::from(c.length),
+        }
+    }
+
+    /// The range a command names in its server's memory.
+    fn remote(c: &Cmd) -> Self {
+        Self {
+            region: c.remote_region,
+            at: c.remote_offset,
+            len: u64::from(c.length),
+        }
+    }
+}
+
 /// Where an access issued at `issued` falls in its op's range: its offset from the op's start,
 /// if it is to the op's region (the entry in force then), chunk-aligned and inside the op.
 fn offset_in_op(n: &NicTrace, issued: u64, acc: Span, op: Span) -> Result<u64, &'static str> {
@@ -278,16 +307,8 @@ pub fn read_data_lands_right(t: &Trace) -> Result<(), Violation> {
                     // A replayed request served again: its data goes nowhere (checked below).
                     continue;
                 };
-                let acc = Span {
-                    region: r.region,
-                    at: r.addr,
-                    len: r.data.len() as u64,
-                };
-                let op = Span {
-                    region: c.cmd.remote_region,
-                    at: c.cmd.remote_offset,
-                    len: u64::from(c.cmd.length),
-                };
+                let acc = Span::access(r.region, r.addr, r.data.len());
+                let op = Span::remote(&c.cmd);
                 let rel = match offset_in_op(n, r.issued, acc, op) {
                     Ok(rel) => rel,
                     Err(why) => {
@@ -309,16 +330,8 @@ pub fn read_data_lands_right(t: &Trace) -> Result<(), Violation> {
             let Some(&(_, c)) = ops.get(&(n.addr, slot, req_counter)) else {
                 return fail(NAME, format!("NIC {ni}: READ data of no op {}", wd(w)));
             };
-            let acc = Span {
-                region: w.region,
-                at: w.addr,
-                len: w.data.len() as u64,
-            };
-            let op = Span {
-                region: c.cmd.local_region,
-                at: c.cmd.local_offset,
-                len: u64::from(c.cmd.length),
-            };
+            let acc = Span::access(w.region, w.addr, w.data.len());
+            let op = Span::local(&c.cmd);
             let rel = match offset_in_op(n, w.issued, acc, op) {
                 Ok(rel) => rel,
                 Err(why) => return fail(NAME, format!("NIC {ni}: READ data {why}: {}", wd(w))),
@@ -358,16 +371,8 @@ fn sources(t: &Trace) -> Result<Parts<'_>, Violation> {
                     format!("NIC {ni}: source read of no op {}", rd(r)),
                 );
             };
-            let acc = Span {
-                region: r.region,
-                at: r.addr,
-                len: r.data.len() as u64,
-            };
-            let op = Span {
-                region: c.cmd.local_region,
-                at: c.cmd.local_offset,
-                len: u64::from(c.cmd.length),
-            };
+            let acc = Span::access(r.region, r.addr, r.data.len());
+            let op = Span::local(&c.cmd);
             let rel = match offset_in_op(n, r.issued, acc, op) {
                 Ok(rel) => rel,
                 Err(why) => {
@@ -419,16 +424,8 @@ pub fn remote_writes_carry_the_source(t: &Trace) -> Result<(), Violation> {
             let Some(&(_, c)) = ops.get(&key) else {
                 return fail(NAME, format!("NIC {si}: remote write of no op {}", wd(w)));
             };
-            let acc = Span {
-                region: w.region,
-                at: w.addr,
-                len: w.data.len() as u64,
-            };
-            let op = Span {
-                region: c.cmd.remote_region,
-                at: c.cmd.remote_offset,
-                len: u64::from(c.cmd.length),
-            };
+            let acc = Span::access(w.region, w.addr, w.data.len());
+            let op = Span::remote(&c.cmd);
             let rel = match offset_in_op(n, w.issued, acc, op) {
                 Ok(rel) if c.cmd.op_type == OpType::Write.as_raw() => rel,
                 Ok(_) => {
