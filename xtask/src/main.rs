@@ -7,6 +7,7 @@ mod generate;
 mod install;
 mod lint;
 mod mutants;
+mod regs;
 mod sta;
 mod synth;
 mod test;
@@ -32,7 +33,7 @@ struct Cli {
 enum Cmd {
     /// Install Verilator (apt) and the pinned YoWASP/solver venv in .tools/ (idempotent).
     Install,
-    /// Write the files generated from spec/layouts.json.
+    /// Write the files generated from spec/layouts.json and spec/onerma_regs.rdl.
     Gen {
         /// Only check: fail listing every generated file that is out of date.
         #[arg(long)]
@@ -134,7 +135,8 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
     // as its first stage.
     if matches!(
         cmd,
-        Cmd::Lint
+        Cmd::Gen { .. }
+            | Cmd::Lint
             | Cmd::Cores
             | Cmd::Formal { .. }
             | Cmd::Synth { .. }
