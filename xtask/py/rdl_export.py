@@ -16,8 +16,16 @@ from systemrdl.node import RegNode
 
 
 def doc(text, indent):
-    lines = [l.strip() for l in (text or "").strip().splitlines()]
-    return "".join(f"{indent}/// {l}\n" if l else f"{indent}///\n" for l in lines)
+    """RDL prose as Rust doc comments: each paragraph on one line (the RDL's line breaks would
+    otherwise start Markdown constructs, e.g. a line beginning `>=` reads as a quote)."""
+    paras = [" ".join(p.split()) for p in (text or "").strip().split("\n\n")]
+    out = []
+    for i, p in enumerate(q for q in paras if q):
+        p = p.replace("[", "\\[").replace("]", "\\]")  # not intra-doc links
+        if p[0] in ">#-*+":
+            p = "\\" + p
+        out.append(("" if i == 0 else f"{indent}///\n") + f"{indent}/// {p}\n")
+    return "".join(out)
 
 
 def access(readable, writable):

@@ -45,8 +45,7 @@ pub mod nic_enable {
 
     /// Byte address.
     pub const ADDR: u64 = 0x004;
-    /// 1: the NIC sends and accepts messages; 0: it is stopped (the only state in
-    /// which epoch and nic_addr may be written).
+    /// 1: the NIC sends and accepts messages; 0: it is stopped (the only state in which epoch and nic_addr may be written).
     pub const ENABLE: Field = Field {
         name: "enable",
         lsb: 0,
@@ -64,8 +63,7 @@ pub mod nic_enable {
     };
 }
 
-/// Fabric address: 32-bit fabric address of this NIC (protocol §1). A write while nic_enable = 1 is
-/// refused (SLVERR, err_status.bad_config).
+/// Fabric address: 32-bit fabric address of this NIC (protocol §1). A write while nic_enable = 1 is refused (SLVERR, err_status.bad_config).
 pub mod nic_addr {
     use super::*;
 
@@ -89,9 +87,7 @@ pub mod nic_addr {
     };
 }
 
-/// Message counter epoch: Upper 16 bits of the 64-bit message counter {epoch, count[47:0]} (protocol §10).
-/// Every accepted write restarts count at 1. A write while nic_enable = 1 is refused (SLVERR,
-/// err_status.bad_config). The driver never reuses an epoch with the same keys.
+/// Message counter epoch: Upper 16 bits of the 64-bit message counter {epoch, count\[47:0\]} (protocol §10). Every accepted write restarts count at 1. A write while nic_enable = 1 is refused (SLVERR, err_status.bad_config). The driver never reuses an epoch with the same keys.
 pub mod epoch {
     use super::*;
 
@@ -115,9 +111,7 @@ pub mod epoch {
     };
 }
 
-/// Clock period: Period of the NIC clock in picoseconds (default 4000 = 250 MHz). It
-/// tells software the rate of nic_time and the delays of completion records, and converts
-/// max_hold_ns to cycles (protocol §6.2, §10).
+/// Clock period: Period of the NIC clock in picoseconds (default 4000 = 250 MHz). It tells software the rate of nic_time and the delays of completion records, and converts max_hold_ns to cycles (protocol §6.2, §10).
 pub mod clk_period_ps {
     use super::*;
 
@@ -141,9 +135,7 @@ pub mod clk_period_ps {
     };
 }
 
-/// Dispatch timeout: Cycles a submitted command may wait in its class queue: still
-/// queued at t_sub + dispatch_timeout + 1 it completes with DISPATCH_TIMEOUT (protocol §2.3).
-/// Default 2500 (10 us at 250 MHz).
+/// Dispatch timeout: Cycles a submitted command may wait in its class queue: still queued at t_sub + dispatch_timeout + 1 it completes with DISPATCH_TIMEOUT (protocol §2.3). Default 2500 (10 us at 250 MHz).
 pub mod dispatch_timeout {
     use super::*;
 
@@ -167,8 +159,7 @@ pub mod dispatch_timeout {
     };
 }
 
-/// Op timeout: Cycles from dispatch to an op's deadline: deadline = t_disp + op_timeout
-/// (protocol §2.3, §6). Default 5000 (20 us).
+/// Op timeout: Cycles from dispatch to an op's deadline: deadline = t_disp + op_timeout (protocol §2.3, §6). Default 5000 (20 us).
 pub mod op_timeout {
     use super::*;
 
@@ -192,8 +183,7 @@ pub mod op_timeout {
     };
 }
 
-/// Server timeout: Cycles a server write context waits for WR_DATA after its WR_RDREQ
-/// (protocol §6, §8.2). Default 2000 (8 us).
+/// Server timeout: Cycles a server write context waits for WR_DATA after its WR_RDREQ (protocol §6, §8.2). Default 2000 (8 us).
 pub mod server_timeout {
     use super::*;
 
@@ -217,8 +207,7 @@ pub mod server_timeout {
     };
 }
 
-/// Inbound queue age limit: Cycles: a queued inbound request whose head-of-queue age exceeds it is
-/// discarded unserved and counted in drop_queue_age (protocol §9). Default 3750.
+/// Inbound queue age limit: Cycles: a queued inbound request whose head-of-queue age exceeds it is discarded unserved and counted in drop_queue_age (protocol §9). Default 3750.
 pub mod inq_max_age {
     use super::*;
 
@@ -242,8 +231,7 @@ pub mod inq_max_age {
     };
 }
 
-/// Largest accepted WRITE hold: Nanoseconds: the largest hold_ns a server may announce in a WR_RDREQ
-/// that this initiator accepts (protocol §6.2, §6.4). Default 14200.
+/// Largest accepted WRITE hold: Nanoseconds: the largest hold_ns a server may announce in a WR_RDREQ that this initiator accepts (protocol §6.2, §6.4). Default 14200.
 pub mod max_hold_ns {
     use super::*;
 
@@ -267,9 +255,7 @@ pub mod max_hold_ns {
     };
 }
 
-/// NACK depth: Inbound queue occupancy at or above which a new request is answered with NACK
-/// (protocol §7.2, §9). A write of a value above the NIC's InQueueDepth parameter is refused
-/// (SLVERR, err_status.bad_config).
+/// NACK depth: Inbound queue occupancy at or above which a new request is answered with NACK (protocol §7.2, §9). A write of a value above the NIC's InQueueDepth parameter is refused (SLVERR, err_status.bad_config).
 pub mod nack_depth {
     use super::*;
 
@@ -293,8 +279,7 @@ pub mod nack_depth {
     };
 }
 
-/// RRT quiesce: Reads 1 once every host access issued before the last RRT commit has completed;
-/// after that the driver may reuse the old region's memory (protocol §4.2).
+/// RRT quiesce: Reads 1 once every host access issued before the last RRT commit has completed; after that the driver may reuse the old region's memory (protocol §4.2).
 pub mod rrt_quiesce {
     use super::*;
 
@@ -318,10 +303,7 @@ pub mod rrt_quiesce {
     };
 }
 
-/// NIC time, low word: Bits 31:0 of nic_time, the free-running 64-bit cycle counter (protocol
-/// §10), read live. Reading this register also latches bits 63:32 of the same count into
-/// nic_time_hi, so reading nic_time_lo then nic_time_hi gives one consistent 64-bit value (no
-/// carry between the two reads can tear it).
+/// NIC time, low word: Bits 31:0 of nic_time, the free-running 64-bit cycle counter (protocol §10), read live. Reading this register also latches bits 63:32 of the same count into nic_time_hi, so reading nic_time_lo then nic_time_hi gives one consistent 64-bit value (no carry between the two reads can tear it).
 pub mod nic_time_lo {
     use super::*;
 
@@ -345,14 +327,13 @@ pub mod nic_time_lo {
     };
 }
 
-/// NIC time, high word (latched): Bits 63:32 of nic_time as latched by the last read of nic_time_lo (0 before the
-/// first). Read nic_time_lo first, then this register.
+/// NIC time, high word (latched): Bits 63:32 of nic_time as latched by the last read of nic_time_lo (0 before the first). Read nic_time_lo first, then this register.
 pub mod nic_time_hi {
     use super::*;
 
     /// Byte address.
     pub const ADDR: u64 = 0x034;
-    /// nic_time[63:32] at the last read of nic_time_lo.
+    /// nic_time\[63:32\] at the last read of nic_time_lo.
     pub const VALUE: Field = Field {
         name: "value",
         lsb: 0,
@@ -370,9 +351,7 @@ pub mod nic_time_hi {
     };
 }
 
-/// Message counter, low word: Bits 31:0 of the 64-bit message counter {epoch, count} of the last
-/// message sent (protocol §10), read live. Reading it latches bits 63:32 into msg_count_hi, as for
-/// nic_time.
+/// Message counter, low word: Bits 31:0 of the 64-bit message counter {epoch, count} of the last message sent (protocol §10), read live. Reading it latches bits 63:32 into msg_count_hi, as for nic_time.
 pub mod msg_count_lo {
     use super::*;
 
@@ -396,8 +375,7 @@ pub mod msg_count_lo {
     };
 }
 
-/// Message counter, high word (latched): Bits 63:32 of the message counter as latched by the last read of msg_count_lo (0
-/// before the first). Read msg_count_lo first, then this register.
+/// Message counter, high word (latched): Bits 63:32 of the message counter as latched by the last read of msg_count_lo (0 before the first). Read msg_count_lo first, then this register.
 pub mod msg_count_hi {
     use super::*;
 
@@ -421,9 +399,7 @@ pub mod msg_count_hi {
     };
 }
 
-/// Error status: Sticky error bits (protocol §12): hardware sets a bit, it stays set until software
-/// writes 1 to it (write-1-to-clear; writing 0 leaves it). A hardware set in the same cycle as a
-/// clear wins.
+/// Error status: Sticky error bits (protocol §12): hardware sets a bit, it stays set until software writes 1 to it (write-1-to-clear; writing 0 leaves it). A hardware set in the same cycle as a clear wins.
 pub mod err_status {
     use super::*;
 
@@ -439,8 +415,7 @@ pub mod err_status {
         hw_writes: true,
         counter: false,
     };
-    /// A submitted command failed the completion region check and was dropped
-    /// (protocol §2.2).
+    /// A submitted command failed the completion region check and was dropped (protocol §2.2).
     pub const BAD_CQ: Field = Field {
         name: "bad_cq",
         lsb: 1,
@@ -450,8 +425,7 @@ pub mod err_status {
         hw_writes: true,
         counter: false,
     };
-    /// A completion record could not be written: failed gen check or DMA error
-    /// (protocol §11).
+    /// A completion record could not be written: failed gen check or DMA error (protocol §11).
     pub const CQ_WRITE: Field = Field {
         name: "cq_write",
         lsb: 2,
@@ -485,8 +459,7 @@ pub mod err_disabled_slot {
 
     /// Byte address.
     pub const ADDR: u64 = 0x080;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -510,8 +483,7 @@ pub mod err_busy_slot {
 
     /// Byte address.
     pub const ADDR: u64 = 0x084;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -535,8 +507,7 @@ pub mod err_bad_cq {
 
     /// Byte address.
     pub const ADDR: u64 = 0x088;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -560,8 +531,7 @@ pub mod err_cq_write {
 
     /// Byte address.
     pub const ADDR: u64 = 0x08c;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -585,8 +555,7 @@ pub mod err_host_read {
 
     /// Byte address.
     pub const ADDR: u64 = 0x090;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -610,8 +579,7 @@ pub mod err_host_write {
 
     /// Byte address.
     pub const ADDR: u64 = 0x094;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -635,8 +603,7 @@ pub mod drop_malformed {
 
     /// Byte address.
     pub const ADDR: u64 = 0x098;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -660,8 +627,7 @@ pub mod drop_misaddressed {
 
     /// Byte address.
     pub const ADDR: u64 = 0x09c;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -685,8 +651,7 @@ pub mod drop_stale {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0a0;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -710,8 +675,7 @@ pub mod drop_dup {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0a4;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -735,8 +699,7 @@ pub mod drop_auth {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0a8;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -760,8 +723,7 @@ pub mod drop_busy {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0ac;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -785,8 +747,7 @@ pub mod drop_hold {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0b0;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -810,8 +771,7 @@ pub mod drop_queue_age {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0b4;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -835,8 +795,7 @@ pub mod drop_region_changed {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0b8;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -860,8 +819,7 @@ pub mod req_served {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0bc;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -885,8 +843,7 @@ pub mod req_nacked {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0c0;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -910,8 +867,7 @@ pub mod req_auth_fail {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0c4;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -935,8 +891,7 @@ pub mod req_access_err {
 
     /// Byte address.
     pub const ADDR: u64 = 0x0c8;
-    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never
-    /// wraps). Software may write any value (write 0 to clear).
+    /// Event count. Hardware adds 1 per event and holds at 0xFFFF_FFFF (saturates, never wraps). Software may write any value (write 0 to clear).
     pub const COUNT: Field = Field {
         name: "count",
         lsb: 0,
@@ -984,8 +939,7 @@ pub mod slot_cfg {
 
     /// Byte address.
     pub const ADDR: u64 = 0x104;
-    /// 1: the slot is enabled for slot_pid (enabling clears its staging buffer and
-    /// written-byte mask, protocol §2.1); 0: disabled.
+    /// 1: the slot is enabled for slot_pid (enabling clears its staging buffer and written-byte mask, protocol §2.1); 0: disabled.
     pub const ENABLE: Field = Field {
         name: "enable",
         lsb: 0,
@@ -1027,10 +981,7 @@ pub mod slot_pid {
     };
 }
 
-/// Slot commit: Writing 1 to bit 0 programs slot slot_index with the staged slot_cfg.enable and
-/// slot_pid in one step. Refused (SLVERR, err_status.bad_config, nothing changes) if slot_index
-/// >= NumSlots or the slot is busy (an op in flight): a busy slot is never changed. Writing 0 does
-/// nothing.
+/// Slot commit: Writing 1 to bit 0 programs slot slot_index with the staged slot_cfg.enable and slot_pid in one step. Refused (SLVERR, err_status.bad_config, nothing changes) if slot_index >= NumSlots or the slot is busy (an op in flight): a busy slot is never changed. Writing 0 does nothing.
 pub mod slot_commit {
     use super::*;
 
@@ -1078,15 +1029,13 @@ pub mod rrt_index {
     };
 }
 
-/// RRT flags (staged): Staged valid and permission bits of the entry (rrt_entry bits 319:314; the bit
-/// positions are those of the entry's first 32-bit word).
+/// RRT flags (staged): Staged valid and permission bits of the entry (rrt_entry bits 319:314; the bit positions are those of the entry's first 32-bit word).
 pub mod rrt_flags {
     use super::*;
 
     /// Byte address.
     pub const ADDR: u64 = 0x144;
-    /// The NIC may write the region for the owner PID: READ landing buffers,
-    /// completion records.
+    /// The NIC may write the region for the owner PID: READ landing buffers, completion records.
     pub const PERM_LOCAL_WRITE: Field = Field {
         name: "perm_local_write",
         lsb: 26,
@@ -1185,7 +1134,7 @@ pub mod rrt_owner_pid {
     };
 }
 
-/// RRT base address, low word (staged): Staged base_addr[31:0]: host (DMA) address of byte 0 of the region.
+/// RRT base address, low word (staged): Staged base_addr\[31:0\]: host (DMA) address of byte 0 of the region.
 pub mod rrt_base_lo {
     use super::*;
 
@@ -1209,7 +1158,7 @@ pub mod rrt_base_lo {
     };
 }
 
-/// RRT base address, high word (staged): Staged base_addr[63:32].
+/// RRT base address, high word (staged): Staged base_addr\[63:32\].
 pub mod rrt_base_hi {
     use super::*;
 
@@ -1233,8 +1182,7 @@ pub mod rrt_base_hi {
     };
 }
 
-/// RRT size, low word (staged): Staged size[31:0]: region size in bytes; an access [off, off+len) is
-/// in bounds iff off + len <= size without overflow.
+/// RRT size, low word (staged): Staged size\[31:0\]: region size in bytes; an access \[off, off+len) is in bounds iff off + len <= size without overflow.
 pub mod rrt_size_lo {
     use super::*;
 
@@ -1258,7 +1206,7 @@ pub mod rrt_size_lo {
     };
 }
 
-/// RRT size, high word (staged): Staged size[63:32].
+/// RRT size, high word (staged): Staged size\[63:32\].
 pub mod rrt_size_hi {
     use super::*;
 
@@ -1282,7 +1230,7 @@ pub mod rrt_size_hi {
     };
 }
 
-/// RRT key word 0 (staged): Staged key[127:96]: bytes 0-3 of K_r (byte 0 in bits 31:24). Write-only.
+/// RRT key word 0 (staged): Staged key\[127:96\]: bytes 0-3 of K_r (byte 0 in bits 31:24). Write-only.
 pub mod rrt_key0 {
     use super::*;
 
@@ -1306,7 +1254,7 @@ pub mod rrt_key0 {
     };
 }
 
-/// RRT key word 1 (staged): Staged key[95:64]: bytes 4-7 of K_r. Write-only.
+/// RRT key word 1 (staged): Staged key\[95:64\]: bytes 4-7 of K_r. Write-only.
 pub mod rrt_key1 {
     use super::*;
 
@@ -1330,7 +1278,7 @@ pub mod rrt_key1 {
     };
 }
 
-/// RRT key word 2 (staged): Staged key[63:32]: bytes 8-11 of K_r. Write-only.
+/// RRT key word 2 (staged): Staged key\[63:32\]: bytes 8-11 of K_r. Write-only.
 pub mod rrt_key2 {
     use super::*;
 
@@ -1354,7 +1302,7 @@ pub mod rrt_key2 {
     };
 }
 
-/// RRT key word 3 (staged): Staged key[31:0]: bytes 12-15 of K_r. Write-only.
+/// RRT key word 3 (staged): Staged key\[31:0\]: bytes 12-15 of K_r. Write-only.
 pub mod rrt_key3 {
     use super::*;
 
@@ -1378,10 +1326,7 @@ pub mod rrt_key3 {
     };
 }
 
-/// RRT commit: Writing 1 to bit 0 writes the whole staged entry into RRT entry rrt_index in one
-/// step: a lookup sees the old or the new entry, never a mix (protocol §4.1). Refused (SLVERR,
-/// err_status.bad_config) if rrt_index >= NumRegions. Staging registers keep their values after a
-/// commit. Writing 0 does nothing.
+/// RRT commit: Writing 1 to bit 0 writes the whole staged entry into RRT entry rrt_index in one step: a lookup sees the old or the new entry, never a mix (protocol §4.1). Refused (SLVERR, err_status.bad_config) if rrt_index >= NumRegions. Staging registers keep their values after a commit. Writing 0 does nothing.
 pub mod rrt_commit {
     use super::*;
 
