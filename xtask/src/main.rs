@@ -42,7 +42,7 @@ enum Cmd {
     /// Verilator -Wall lint of every core with a `lint` target.
     Lint,
     /// FuseSoC validates the cores: it resolves every target of every core to the same files
-    /// as xtask, and runs `fusesoc run --target lint onerma:crypto:gcm_pool`.
+    /// as xtask, and runs `fusesoc run --target lint` of onerma:crypto:gcm_pool and onerma:nic:csr.
     Cores,
     /// Run every formal/*.sby proof.
     Formal {
