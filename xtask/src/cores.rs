@@ -4,16 +4,17 @@
 //! 1. FuseSoC loads every core (a core it cannot parse is an error) and resolves every target of
 //!    every core; its files and toplevel must equal what onerma-cores resolves, so the xtask
 //!    flows and `fusesoc run` build the same thing.
-//! 2. A real FuseSoC flow: `fusesoc run --target lint onerma:crypto:gcm_pool` (Verilator
-//!    `--lint-only -Wall` through edalize).
+//! 2. Real FuseSoC flows: `fusesoc run --target lint` of onerma:crypto:gcm_pool and
+//!    onerma:nic:csr (Verilator `--lint-only -Wall` through edalize; csr also checks that the
+//!    Verilator waiver file of the generated register block works on FuseSoC's copied sources).
 
 use crate::util::{Result, XtaskError, capture, cmd, elapsed, io_err, root, venv_bin};
 use onerma_cores::Library;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
-/// The FuseSoC flow run on every check.
-const FLOW_CORE: &str = "onerma:crypto:gcm_pool";
+/// The FuseSoC flows run on every check.
+const FLOW_CORES: &[&str] = &["onerma:crypto:gcm_pool", "onerma:nic:csr"];
 
 /// Prints one JSON object: `"<vendor:library:name> <target>"` -> {files, toplevel}, plus
 /// `"!errors"` (core files FuseSoC rejected). argv: repository root, then the cores roots.
@@ -153,24 +154,26 @@ pub fn cores() -> Result<()> {
             problems.len()
         )));
     }
-    let t = Instant::now();
-    let mut c = cmd(venv_bin().join("fusesoc"));
-    for r in &roots {
-        c.args(["--cores-root", r]);
+    for core in FLOW_CORES {
+        let t = Instant::now();
+        let mut c = cmd(venv_bin().join("fusesoc"));
+        for r in &roots {
+            c.args(["--cores-root", r]);
+        }
+        c.args([
+            "run",
+            "--build-root",
+            "build/fusesoc",
+            "--target",
+            "lint",
+            core,
+        ]);
+        capture("fusesoc", &mut c)?;
+        println!(
+            "cores: PASS fusesoc run --target lint {core} (Verilator -Wall) ({})",
+            elapsed(t)
+        );
     }
-    c.args([
-        "run",
-        "--build-root",
-        "build/fusesoc",
-        "--target",
-        "lint",
-        FLOW_CORE,
-    ]);
-    capture("fusesoc", &mut c)?;
-    println!(
-        "cores: PASS fusesoc run --target lint {FLOW_CORE} (Verilator -Wall) ({})",
-        elapsed(t)
-    );
     Ok(())
 }
 

@@ -1,10 +1,12 @@
-//! `cargo xtask gen [--check]`: write (or verify) the files generated from spec/layouts.json.
+//! `cargo xtask gen [--check]`: write (or verify) the files generated from spec/layouts.json
+//! (onerma-gen) and spec/onerma_regs.rdl (PeakRDL, `crate::regs`).
 
 use crate::util::{Result, XtaskError, io_err, root};
 
 pub fn gen_files(check: bool) -> Result<()> {
     let root = root();
-    let outputs = onerma_gen::generate(&root)?;
+    let mut outputs = onerma_gen::generate(&root)?;
+    outputs.extend(crate::regs::outputs()?);
     let stale: Vec<_> = outputs
         .iter()
         .filter(|(p, content)| {

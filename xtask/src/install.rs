@@ -14,6 +14,14 @@ pub const PINS: &[&str] = &[
     // new edalize cannot change the lint flow under the same fusesoc.
     "fusesoc==2.4.7",
     "edalize==0.6.8",
+    // The register map (`cargo xtask gen`): spec/onerma_regs.rdl -> regblock RTL, C header,
+    // docs/registers.md; systemrdl-compiler is pinned too, since xtask/py/rdl_rust.py walks its
+    // tree for the Rust constants.
+    "peakrdl==1.5.0",
+    "peakrdl-regblock==1.3.1",
+    "peakrdl-cheader==1.1.0",
+    "peakrdl-markdown==1.0.3",
+    "systemrdl-compiler==1.33.0",
 ];
 
 /// `.tools/bin/<name>` -> venv executable. sby and smtbmc find solvers and yosys by these names.

@@ -7,6 +7,7 @@ mod generate;
 mod install;
 mod lint;
 mod mutants;
+mod regs;
 mod sta;
 mod synth;
 mod test;
@@ -32,7 +33,7 @@ struct Cli {
 enum Cmd {
     /// Install Verilator (apt) and the pinned YoWASP/solver venv in .tools/ (idempotent).
     Install,
-    /// Write the files generated from spec/layouts.json.
+    /// Write the files generated from spec/layouts.json and spec/onerma_regs.rdl.
     Gen {
         /// Only check: fail listing every generated file that is out of date.
         #[arg(long)]
@@ -41,7 +42,7 @@ enum Cmd {
     /// Verilator -Wall lint of every core with a `lint` target.
     Lint,
     /// FuseSoC validates the cores: it resolves every target of every core to the same files
-    /// as xtask, and runs `fusesoc run --target lint onerma:crypto:gcm_pool`.
+    /// as xtask, and runs `fusesoc run --target lint` of onerma:crypto:gcm_pool and onerma:nic:csr.
     Cores,
     /// Run every formal/*.sby proof.
     Formal {
@@ -134,7 +135,8 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
     // as its first stage.
     if matches!(
         cmd,
-        Cmd::Lint
+        Cmd::Gen { .. }
+            | Cmd::Lint
             | Cmd::Cores
             | Cmd::Formal { .. }
             | Cmd::Synth { .. }

@@ -88,7 +88,7 @@ pub fn render(json: &str, source: &str, rustfmt_config_dir: &Path) -> Result<Ren
 }
 
 /// Formats Rust source with the `rustfmt` of the active toolchain.
-fn rustfmt(src: &str, config_dir: &Path) -> Result<String, GenError> {
+pub fn rustfmt(src: &str, config_dir: &Path) -> Result<String, GenError> {
     let mut cmd = Command::new("rustfmt");
     cmd.args(["--edition", "2024", "--emit", "stdout", "--quiet"]);
     if ["rustfmt.toml", ".rustfmt.toml"]
