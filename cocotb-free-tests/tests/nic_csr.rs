@@ -369,6 +369,14 @@ fn protocol_refusals_answer_slverr_keep_the_value_and_set_bad_config() {
         regs::nic_addr::ADDR,
         "nic_addr",
     );
+    expect_refused(
+        &mut b,
+        regs::dispatch_timeout::ADDR,
+        100,
+        0xf,
+        regs::dispatch_timeout::ADDR,
+        "dispatch_timeout",
+    );
     assert_eq!(b.m.epoch_o(), 0x0102);
     assert_eq!(b.m.nic_addr_o(), 0xdead_0001);
     b.write_ok(regs::nic_enable::ADDR, 0);
@@ -381,6 +389,8 @@ fn protocol_refusals_answer_slverr_keep_the_value_and_set_bad_config() {
     );
     assert_eq!(b.m.epoch_o(), 0x0a0b);
     b.write_ok(regs::nic_addr::ADDR, 7);
+    b.write_ok(regs::dispatch_timeout::ADDR, 100);
+    assert_eq!(b.m.dispatch_timeout_o(), 100);
     assert!(!b.bad_config());
 
     // nack_depth <= InQueueDepth (protocol §1, §9), also through a partial write.

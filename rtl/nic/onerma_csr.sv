@@ -7,7 +7,8 @@
 /// each taken into a register (ready = that register empty), and once both are there the write
 /// is decided in one cycle against the current configuration. A refused write is not forwarded:
 /// the register keeps its value, B answers SLVERR and err_status.bad_config is set. Refused:
-///  - `epoch` or `nic_addr` while `nic_enable` = 1 (any write to the address);
+///  - `epoch`, `nic_addr` or `dispatch_timeout` while `nic_enable` = 1 (any write to the
+///    address; dispatch deadlines must not decrease along a class queue, docs/nic.md);
 ///  - `nack_depth` whose new value (the write merged by WSTRB) is above InQueueDepth;
 ///  - `slot_commit` writing bit 0 = 1 while `slot_index` >= NumSlots or the slot is busy
 ///    (`slot_busy_i`);
@@ -147,7 +148,7 @@ module onerma_csr
   always_comb begin
     refuse = 1'b0;
     unique case (aw_word)
-      EpochAddr, NicAddrAddr: refuse = hwif_out.nic_enable.enable.value;
+      EpochAddr, NicAddrAddr, DispatchTimeoutAddr: refuse = hwif_out.nic_enable.enable.value;
       NackDepthAddr:          refuse = 32'(nack_depth_new) > InQueueDepth;
       SlotCommitAddr:         refuse = commit_bit && (!slot_in_range || slot_busy);
       RrtCommitAddr:          refuse = commit_bit && !rrt_in_range;

@@ -135,7 +135,7 @@ pub mod clk_period_ps {
     };
 }
 
-/// Dispatch timeout: Cycles a submitted command may wait in its class queue: still queued at t_sub + dispatch_timeout + 1 it completes with DISPATCH_TIMEOUT (protocol §2.3). Default 2500 (10 us at 250 MHz).
+/// Dispatch timeout: Cycles a submitted command may wait in its class queue: still queued at t_sub + dispatch_timeout + 1 it completes with DISPATCH_TIMEOUT (protocol §2.3). Default 2500 (10 us at 250 MHz). Writable only while nic_enable = 0 (a write while enabled is refused with SLVERR and sets err_status.bad_config): deadlines must never decrease along a class queue (docs/nic.md).
 pub mod dispatch_timeout {
     use super::*;
 
