@@ -70,16 +70,8 @@ module onerma_window_alloc_props #(
   end
 
   // ---- The owner contract (assumed).
-  onerma_stream_check #(
-    .Width (OpWidth),
-    .Assume(1'b1)
-  ) u_rsv_rule (
-    .clk_i,
-    .rst_ni,
-    .valid_i(rsv_valid_i),
-    .ready_i(rsv_ready_o),
-    .data_i (rsv_lines_i)
-  );
+  // The reservation is a request the allocator grants or not each cycle (the dispatch stage
+  // withdraws it when its op expires): no stream rule is assumed on it.
 
   always_comb if (rst_ni) begin
     if (rsv_valid_i) assume (rsv_lines_i != '0 && 32'(rsv_lines_i) <= MaxOpLines);

@@ -1,0 +1,180 @@
+`default_nettype none
+
+/// Dispatch stage of the initiator (protocol.md §2.3): takes ops from the class queue heads into
+/// service, or out of the queues as DISPATCH_TIMEOUT.
+///
+/// - **Expiry path.** Every cycle one expired head (round-robin among the expired classes) is
+///   popped and handed to the completion path (`exp_*`). It never waits for the window or for
+///   the arbiter, so a queued op's DISPATCH_TIMEOUT completion is not delayed by a full window.
+///   An expired head waits at most `NumClasses - 1` expiry pops of other classes (round-robin);
+///   the popped slot goes out through a skid buffer.
+/// - **Dispatch path.** `onerma_class_arb` picks among the classes (strict priority with the
+///   anti-starvation bound). A picked class whose head is live enters service when the window
+///   admits it (`rsv_ready_i`, the 4 KB rule) and the output skid has room: in that cycle the
+///   head is popped, `ceil(length / 64)` lines are reserved and `{slot, t_disp}` goes out on
+///   `disp_*`. `t_disp` is that cycle.
+/// - **Why the arbiter sees "class non-empty" and not the head.** The arbiter freezes its grant
+///   while its output waits (for the window, typically), and its inputs follow the stream rule:
+///   a waiting input may not be withdrawn. An expiry removes heads at any time, and may empty a
+///   class that is waiting. So the arbiter's request of a class is "non-empty, or waiting since
+///   the previous cycle" (`owed_q`): a class emptied by an expiry while it waits keeps its request
+///   until it is granted, and that grant dispatches nothing (an *empty grant*). The head slot is
+///   resolved at the transfer, so a head that expired and was replaced is never dispatched.
+///   A granted class whose head is expired waits for the expiry path (at most `NumClasses`
+///   cycles while `exp_ready_i` is high).
+///
+/// The reservation port is a request the window grants when it admits (`rsv_ready_i` comes from
+/// a flop of `onerma_window_alloc`); it is withdrawn when the picked head expires, which is why
+/// the allocator treats it as a request and not as a stream.
+module onerma_dispatch #(
+  parameter int unsigned NumSlots   = 64,
+  parameter int unsigned NumClasses = 4,
+  /// Anti-starvation bound of the class arbiter (protocol §2.3: 16).
+  parameter int unsigned MaxStarve  = 16,
+  parameter int unsigned TimeWidth  = 32,
+  /// Width of a line count (`MAX_OP_BYTES / WINDOW_LINE_BYTES` = 64 lines).
+  parameter int unsigned LinesWidth = 7,
+  // Derived, do not override.
+  parameter int unsigned SlotWidth  = (NumSlots > 1) ? $clog2(NumSlots) : 1,
+  parameter int unsigned ClassWidth = (NumClasses > 1) ? $clog2(NumClasses) : 1
+) (
+  input  logic                                 clk_i,
+  input  logic                                 rst_ni,
+  input  logic [TimeWidth-1:0]                 now_i,
+  // Class queue heads (onerma_class_queues).
+  input  logic [NumClasses-1:0]                head_valid_i,
+  input  logic [NumClasses-1:0][SlotWidth-1:0] head_slot_i,
+  input  logic [NumClasses-1:0]                head_expired_i,
+  output logic [NumClasses-1:0]                pop_o,
+  /// Lines of the op on `look_slot_o` (combinational lookup in the slot memo).
+  output logic [SlotWidth-1:0]                 look_slot_o,
+  input  logic [LinesWidth-1:0]                look_lines_i,
+  // Window reservation (onerma_window_alloc).
+  output logic                                 rsv_valid_o,
+  input  logic                                 rsv_ready_i,
+  output logic [LinesWidth-1:0]                rsv_lines_o,
+  // Ops entering service.
+  output logic                                 disp_valid_o,
+  input  logic                                 disp_ready_i,
+  output logic [SlotWidth-1:0]                 disp_slot_o,
+  output logic [TimeWidth-1:0]                 disp_time_o,
+  // Ops leaving as DISPATCH_TIMEOUT.
+  output logic                                 exp_valid_o,
+  input  logic                                 exp_ready_i,
+  output logic [SlotWidth-1:0]                 exp_slot_o
+);
+
+  typedef struct packed {
+    logic [SlotWidth-1:0] slot;
+    logic [TimeWidth-1:0] t_disp;
+  } disp_t;
+
+  // ---- Expiry path.
+  logic                  exp_any, exp_fire, exp_skid_ready;
+  logic [ClassWidth-1:0] exp_idx, exp_ptr_q;
+
+  onerma_rr_pick #(
+    .N(NumClasses)
+  ) u_exp_pick (
+    .req_i  (head_expired_i),
+    .ptr_i  (exp_ptr_q),
+    .valid_o(exp_any),
+    .idx_o  (exp_idx)
+  );
+
+  // The popped head goes into a skid, so the pick is consumed in the cycle it is made and the
+  // completion path's back-pressure never has to hold a pick (or the round-robin pointer).
+  assign exp_fire = exp_any && exp_skid_ready;
+
+  onerma_skid #(
+    .Width(SlotWidth)
+  ) u_exp_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i (exp_fire),
+    .in_ready_o (exp_skid_ready),
+    .in_data_i  (head_slot_i[exp_idx]),
+    .out_valid_o(exp_valid_o),
+    .out_ready_i(exp_ready_i),
+    .out_data_o (exp_slot_o)
+  );
+
+  // ---- Dispatch path.
+  logic [NumClasses-1:0] req, arb_ready, owed_q;
+  logic                  arb_valid, arb_ready_out, arb_xfer;
+  logic [ClassWidth-1:0] grant;
+  logic                  live, dispatch, skid_ready;
+  logic [0:0]            unused_arb_data;
+
+  assign req = head_valid_i | owed_q;
+
+  onerma_class_arb #(
+    .NumClasses(NumClasses),
+    .MaxStarve (MaxStarve),
+    .Width     (1)
+  ) u_arb (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i (req),
+    .in_ready_o (arb_ready),
+    .in_data_i  ('0),
+    .out_valid_o(arb_valid),
+    .out_ready_i(arb_ready_out),
+    .out_data_o (unused_arb_data),
+    .out_idx_o  (grant)
+  );
+
+  // The granted class has a head that may enter service now.
+  assign live          = head_valid_i[grant] && !head_expired_i[grant];
+  assign look_slot_o   = head_slot_i[grant];
+  assign rsv_lines_o   = look_lines_i;
+  assign rsv_valid_o   = arb_valid && live && skid_ready;
+  assign dispatch      = rsv_valid_o && rsv_ready_i;
+  // An empty grant completes at once; an expired head waits for the expiry path.
+  assign arb_ready_out = dispatch || !head_valid_i[grant];
+  assign arb_xfer      = arb_valid && arb_ready_out;
+
+  always_comb begin
+    pop_o = '0;
+    if (exp_fire) pop_o[exp_idx] = 1'b1;
+    if (dispatch) pop_o[grant] = 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      owed_q    <= '0;
+      exp_ptr_q <= '0;
+    end else begin
+      // Requested and not served this cycle: the request must stay up next cycle.
+      owed_q <= req & ~arb_ready;
+      if (exp_fire) begin
+        exp_ptr_q <= (exp_idx == ClassWidth'(NumClasses - 1)) ? '0 : exp_idx + 1'b1;
+      end
+    end
+  end
+
+  disp_t skid_in, skid_out;
+  assign skid_in = '{slot: look_slot_o, t_disp: now_i};
+
+  onerma_skid #(
+    .T(disp_t)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i (dispatch),
+    .in_ready_o (skid_ready),
+    .in_data_i  (skid_in),
+    .out_valid_o(disp_valid_o),
+    .out_ready_i(disp_ready_i),
+    .out_data_o (skid_out)
+  );
+
+  assign disp_slot_o = skid_out.slot;
+  assign disp_time_o = skid_out.t_disp;
+
+  logic unused;
+  assign unused = ^{unused_arb_data, arb_xfer};
+
+endmodule
+
+`default_nettype wire
