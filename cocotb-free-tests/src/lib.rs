@@ -13,3 +13,23 @@ pub mod gcm;
 pub mod stream;
 
 pub use stream::{RuleMonitor, Sink, Source, StreamError, Throttle};
+
+/// The three methods every test's `Dut` trait forwards to a Verilated model, for use inside
+/// `impl Dut for onerma_rtl::<top>::Model`: `fresh` (a new model held in reset for two cycles),
+/// `eval` and `tick`. The argument is the model type.
+#[macro_export]
+macro_rules! model_basics {
+    ($t:ty) => {
+        fn fresh() -> Self {
+            let mut m = <$t>::new();
+            m.reset(2);
+            m
+        }
+        fn eval(&mut self) {
+            <$t>::eval(self);
+        }
+        fn tick(&mut self) {
+            <$t>::tick(self);
+        }
+    };
+}

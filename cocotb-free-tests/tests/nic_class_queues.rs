@@ -30,11 +30,7 @@ macro_rules! dut {
         impl Dut for onerma_rtl::$m::Model {
             const SLOTS: usize = $slots;
             const CLASSES: usize = $classes;
-            fn fresh() -> Self {
-                let mut m = Self::new();
-                m.reset(2);
-                m
-            }
+            onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(&mut self, now: u32, push: Option<(usize, usize, u32)>, pop: u32) {
                 let (slot, class, dl) = push.unwrap_or((0, 0, 0));
                 self.set_now_i(now as _);
@@ -43,12 +39,6 @@ macro_rules! dut {
                 self.set_push_class_i(class as _);
                 self.set_push_deadline_i(dl as _);
                 self.set_pop_i(pop as _);
-            }
-            fn eval(&mut self) {
-                onerma_rtl::$m::Model::eval(self);
-            }
-            fn tick(&mut self) {
-                onerma_rtl::$m::Model::tick(self);
             }
             fn head_valid(&self) -> u32 {
                 u32::from(self.head_valid_o())

@@ -45,11 +45,7 @@ macro_rules! dut {
         impl Dut for onerma_rtl::$m::Model {
             const SLOTS: usize = $slots;
             const CLASSES: usize = $classes;
-            fn fresh() -> Self {
-                let mut m = Self::new();
-                m.reset(2);
-                m
-            }
+            onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(
                 &mut self,
                 now: u32,
@@ -69,12 +65,6 @@ macro_rules! dut {
                 self.set_rsv_ready_i(u8::from(rsv_ready));
                 self.set_disp_ready_i(u8::from(disp_ready));
                 self.set_exp_ready_i(u8::from(exp_ready));
-            }
-            fn eval(&mut self) {
-                onerma_rtl::$m::Model::eval(self);
-            }
-            fn tick(&mut self) {
-                onerma_rtl::$m::Model::tick(self);
             }
             fn pop(&self) -> u32 {
                 u32::from(self.pop_o())

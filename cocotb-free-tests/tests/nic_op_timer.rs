@@ -24,11 +24,7 @@ macro_rules! dut {
     ($m:ident, $slots:expr) => {
         impl Dut for onerma_rtl::$m::Model {
             const SLOTS: usize = $slots;
-            fn fresh() -> Self {
-                let mut m = Self::new();
-                m.reset(2);
-                m
-            }
+            onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(&mut self, now: u32, write: Option<(usize, Option<u32>)>, ready: bool) {
                 let (slot, dl) = write.unwrap_or((0, None));
                 self.set_now_i(now as _);
@@ -37,12 +33,6 @@ macro_rules! dut {
                 self.set_wr_slot_i(slot as _);
                 self.set_wr_deadline_i(dl.unwrap_or(0) as _);
                 self.set_to_ready_i(u8::from(ready));
-            }
-            fn eval(&mut self) {
-                onerma_rtl::$m::Model::eval(self);
-            }
-            fn tick(&mut self) {
-                onerma_rtl::$m::Model::tick(self);
             }
             fn request(&self) -> Option<usize> {
                 (self.to_valid_o() != 0).then(|| usize::from(self.to_slot_o()))

@@ -66,11 +66,7 @@ macro_rules! dut {
     ($m:ident, $regions:expr) => {
         impl Dut for onerma_rtl::$m::Model {
             const REGIONS: usize = $regions;
-            fn fresh() -> Self {
-                let mut m = Self::new();
-                m.reset(2);
-                m
-            }
+            onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(
                 &mut self,
                 rd: [Option<u16>; PORTS],
@@ -103,12 +99,6 @@ macro_rules! dut {
                 ]);
                 self.set_inst_gen_i(i.gen_ as _);
                 self.set_inst_key_gen_i(i.key_gen as _);
-            }
-            fn eval(&mut self) {
-                onerma_rtl::$m::Model::eval(self);
-            }
-            fn tick(&mut self) {
-                onerma_rtl::$m::Model::tick(self);
             }
             fn inst_ready(&self) -> bool {
                 self.inst_ready_o() != 0

@@ -88,11 +88,7 @@ macro_rules! dut {
         impl Dut for onerma_rtl::$m::Model {
             const SLOTS: usize = $slots;
             const CLASSES: usize = $classes;
-            fn fresh() -> Self {
-                let mut m = Self::new();
-                m.reset(2);
-                m
-            }
+            onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(
                 &mut self,
                 dt: u32,
@@ -116,12 +112,6 @@ macro_rules! dut {
                 self.set_acc_ready_i(u8::from(acc_ready));
                 self.set_free_i(u8::from(free.is_some()));
                 self.set_free_slot_i(free.unwrap_or(0) as _);
-            }
-            fn eval(&mut self) {
-                onerma_rtl::$m::Model::eval(self);
-            }
-            fn tick(&mut self) {
-                onerma_rtl::$m::Model::tick(self);
             }
             fn sub_ready(&self) -> bool {
                 self.sub_ready_o() != 0

@@ -34,11 +34,7 @@ macro_rules! dut {
             const LINES: u32 = $lines;
             const ADMIT: u32 = $admit;
             const MAX_OP: u32 = $max_op;
-            fn fresh() -> Self {
-                let mut m = Self::new();
-                m.reset(2);
-                m
-            }
+            onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(
                 &mut self,
                 rsv: Option<u32>,
@@ -53,12 +49,6 @@ macro_rules! dut {
                 self.set_take_valid_i(u8::from(take));
                 self.set_rel_valid_i(u8::from(rel.is_some()));
                 self.set_rel_line_i(rel.unwrap_or(0) as _);
-            }
-            fn eval(&mut self) {
-                onerma_rtl::$m::Model::eval(self);
-            }
-            fn tick(&mut self) {
-                onerma_rtl::$m::Model::tick(self);
             }
             fn rsv_ready(&self) -> bool {
                 self.rsv_ready_o() != 0
