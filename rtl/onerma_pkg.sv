@@ -84,7 +84,7 @@ package onerma_pkg;
     MsgTypeAccessErr = 8'd10
   } msg_type_e;
 
-  // The command software writes into a command slot (MMIO, four 16-byte stores; the store that covers byte 63 submits it).
+  // The command software writes into its slot's command page (bytes 0..63 of the slot's 4 KB page, protocol §2.1). Each write sets the written-byte mask bits of its bytes; the write that makes the mask complete submits the staging buffer and clears the mask (the recommended way is one 64-byte write-combined burst).
   // 64 bytes; the first field is in the most significant bits.
   typedef struct packed {
     // READ, WRITE or REKEY (raw: an unknown value completes with BAD_COMMAND).

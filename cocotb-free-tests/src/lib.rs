@@ -1,11 +1,12 @@
 //! Shared scaffolding for the RTL tests: valid/ready sources, sinks and the stream-rule monitor
-//! ([`stream`]), an AXI4 memory model ([`axi`]), an AXI4-Lite master ([`axil`]), and block/word
+//! ([`stream`]), an AXI4 memory model ([`axi`]), an AXI4 write master ([`axi_wmaster`]), an AXI4-Lite master ([`axil`]), and block/word
 //! and bit-field conversions ([`bits`]). Everything is cycle based and independent of any
 //! Verilated model, so a test connects it to a model's ports in a few lines (the NIC blocks will
 //! connect the AXI models the same way). The one block driver built on them, [`gcm`] (feature
 //! `crypto`), is connected to the AES-GCM tops here, since the `onerma` CLI runs it as well.
 
 pub mod axi;
+pub mod axi_wmaster;
 pub mod axil;
 pub mod bits;
 #[cfg(feature = "crypto")]

@@ -255,7 +255,7 @@ impl LayoutEnum for MsgType {
     }
 }
 
-/// The command software writes into a command slot (MMIO, four 16-byte stores; the store that covers byte 63 submits it).
+/// The command software writes into its slot's command page (bytes 0..63 of the slot's 4 KB page, protocol §2.1). Each write sets the written-byte mask bits of its bytes; the write that makes the mask complete submits the staging buffer and clears the mask (the recommended way is one 64-byte write-combined burst).
 ///
 /// SV: `cmd_t` (64 bytes). Reserved fields are not stored: they are zero on the wire.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
