@@ -6,22 +6,39 @@ use thiserror::Error;
 /// A 128-bit block, byte 0 first (as AES and GHASH write it).
 pub type Block = [u8; 16];
 
-/// Block byte 0 lives in bits [127:120] of the port; the bridge's word 0 is bits [31:0].
-pub fn to_words(b: &Block) -> [u32; 4] {
+/// A serialised layout (byte 0 = most significant, spec/layouts.json) to the bridge's words of
+/// the packed port (word 0 = bits 31:0). `b.len()` must be `4 * N`.
+pub fn be_to_words<const N: usize>(b: &[u8]) -> [u32; N] {
     std::array::from_fn(|i| {
-        let j = 12 - 4 * i;
+        let j = b.len() - 4 * (i + 1);
         u32::from_be_bytes([b[j], b[j + 1], b[j + 2], b[j + 3]])
     })
+}
+
+/// Inverse of [`be_to_words`]: fills `out` (`4 * w.len()` bytes, byte 0 most significant).
+pub fn words_to_be(w: &[u32], out: &mut [u8]) {
+    let n = out.len();
+    for (i, wi) in w.iter().enumerate() {
+        out[n - 4 * (i + 1)..n - 4 * i].copy_from_slice(&wi.to_be_bytes());
+    }
+}
+
+/// Block byte 0 lives in bits [127:120] of the port; the bridge's word 0 is bits [31:0].
+pub fn to_words(b: &Block) -> [u32; 4] {
+    be_to_words(b)
 }
 
 /// Inverse of [`to_words`].
 pub fn from_words(w: &[u32; 4]) -> Block {
     let mut b = [0u8; 16];
-    for (i, wi) in w.iter().enumerate() {
-        let j = 12 - 4 * i;
-        b[j..j + 4].copy_from_slice(&wi.to_be_bytes());
-    }
+    words_to_be(w, &mut b);
     b
+}
+
+/// Whether a deadline has been reached at `now`, both the low 32 bits of `nic_time` (modular:
+/// the deadline lies less than 2^31 cycles from `now`).
+pub fn reached(now: u32, deadline: u32) -> bool {
+    (now.wrapping_sub(deadline) as i32) >= 0
 }
 
 /// Writes the low `width` (at most 128) bits of `v` at bit `lsb` of a port value (word 0 = bits

@@ -87,7 +87,7 @@ fn run<D: Dut>(
         let mut pop = 0u32;
         for (c, q) in queues.iter().enumerate() {
             if let Some(&(_, dl)) = q.front() {
-                let expired = (now.wrapping_sub(dl) as i32) >= 0;
+                let expired = onerma_rtl_tests::bits::reached(now, dl);
                 // Expired heads leave sometimes late; live heads are dispatched at random.
                 let go = if expired {
                     rng.random_range(0u8..4) != 0
@@ -119,7 +119,7 @@ fn run<D: Dut>(
                     cycle,
                     c
                 );
-                let want_exp = (now.wrapping_sub(dl) as i32) >= 0;
+                let want_exp = onerma_rtl_tests::bits::reached(now, dl);
                 prop_assert_eq!(
                     exp >> c & 1 == 1,
                     want_exp,

@@ -77,10 +77,7 @@ fn words<const N: usize>(data: &[u8]) -> [u32; N] {
 /// `sub_cmd_o` (a 512-bit packed `cmd_t`) to command bytes: byte 0 is bits 511:504.
 fn cmd_bytes(w: &[u32; 16]) -> [u8; CMD_BYTES] {
     let mut b = [0u8; CMD_BYTES];
-    for (i, byte) in b.iter_mut().enumerate() {
-        let pos = 8 * (CMD_BYTES - 1 - i);
-        *byte = (w[pos / 32] >> (pos % 32)) as u8;
-    }
+    onerma_rtl_tests::bits::words_to_be(w, &mut b);
     b
 }
 

@@ -557,12 +557,7 @@ fn commits_carry_exactly_the_staged_values() {
         // The packed rrt_entry_t: port word i holds bits 32i+31..32i, i.e. serialised bytes
         // 36-4i..40-4i (byte 0 = most significant, spec/layouts.json).
         let bytes = e.to_bytes().expect("entry packs");
-        let want: Vec<u32> = (0..10)
-            .map(|i| {
-                let o = 36 - 4 * i;
-                u32::from_be_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]])
-            })
-            .collect();
+        let want: Vec<u32> = onerma_rtl_tests::bits::be_to_words::<10>(&bytes).to_vec();
         assert_eq!(c.index as u32, index, "round {round}");
         assert_eq!(c.entry.to_vec(), want, "round {round}: entry");
         rrt[index as usize] = Some(c);

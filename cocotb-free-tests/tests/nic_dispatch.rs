@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 
 use bitvec::prelude::*;
+use onerma_rtl_tests::bits::reached;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -93,10 +94,6 @@ fn slot_bits<D: Dut>() -> usize {
     D::SLOTS.trailing_zeros() as usize
 }
 
-fn expired_at(now: u32, deadline: u32) -> bool {
-    (now.wrapping_sub(deadline) as i32) >= 0
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Left {
     Dispatched(u32),
@@ -139,7 +136,7 @@ fn run<D: Dut>(
         for (c, q) in queues.iter().enumerate() {
             if let Some(&(slot, dl)) = q.front() {
                 valid |= 1 << c;
-                if expired_at(now, dl) {
+                if reached(now, dl) {
                     expired |= 1 << c;
                 }
                 slots.view_bits_mut::<Lsb0>()[c * w..(c + 1) * w].store_le(slot);
@@ -178,7 +175,7 @@ fn run<D: Dut>(
             let Some((slot, dl)) = q.pop_front() else {
                 continue;
             };
-            if expired_at(now, dl) {
+            if reached(now, dl) {
                 exp_owed.push_back(slot);
                 prop_assert!(left[slot].is_none());
                 left[slot] = Some(Left::Expired);
@@ -218,7 +215,7 @@ fn run<D: Dut>(
         for (c, q) in queues.iter().enumerate() {
             let exp_now = q
                 .front()
-                .is_some_and(|&(_, dl)| expired_at(now.wrapping_add(1), dl));
+                .is_some_and(|&(_, dl)| reached(now.wrapping_add(1), dl));
             // A pop brings a new head: its wait starts afresh.
             let prev = if pop >> c & 1 == 1 {
                 None
@@ -316,7 +313,7 @@ fn closed_window_expires_every_op() {
         for (c, qq) in q.iter().enumerate() {
             if let Some(&(s, dl)) = qq.front() {
                 valid |= 1 << c;
-                expired |= u32::from(expired_at(now, dl)) << c;
+                expired |= u32::from(reached(now, dl)) << c;
                 slots.view_bits_mut::<Lsb0>()[c * w..(c + 1) * w].store_le(s);
             }
         }
@@ -331,7 +328,7 @@ fn closed_window_expires_every_op() {
             if pop >> c & 1 == 1 {
                 let (s, dl) = qq.pop_front().expect("pop of an empty class");
                 assert!(
-                    expired_at(now, dl),
+                    reached(now, dl),
                     "slot {s} popped before its deadline with the window closed"
                 );
             }

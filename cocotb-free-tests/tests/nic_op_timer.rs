@@ -7,6 +7,7 @@
 //! `NumSlots - 1` cycles late while the consumer takes every request (`TimerSlack = NumSlots`),
 //! and in every run before the end of the drain.
 
+use onerma_rtl_tests::bits::reached;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -43,10 +44,6 @@ macro_rules! dut {
 
 dut!(op_timer, 8);
 dut!(op_timer_default, 64);
-
-fn reached(now: u32, dl: u32) -> bool {
-    (now.wrapping_sub(dl) as i32) >= 0
-}
 
 /// `p_write`: percent of cycles with an arm/disarm; `p_ready`: percent the consumer takes.
 fn run<D: Dut>(

@@ -13,6 +13,7 @@
 //! every value.
 
 use onerma_layouts::RrtEntry;
+use onerma_rtl_tests::bits::{be_to_words, words_to_be};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -20,21 +21,13 @@ use rand::{Rng, SeedableRng};
 const PORTS: usize = 2;
 const WORDS: usize = RrtEntry::BITS / 32;
 
-/// Big-endian layout bytes (byte 0 = bits [319:312]) to the bridge's words (word 0 = bits 31:0).
 fn to_words(e: &RrtEntry) -> [u32; WORDS] {
-    let b = e.to_bytes().expect("entry fields in range");
-    std::array::from_fn(|i| {
-        let j = RrtEntry::BYTES - 4 * (i + 1);
-        u32::from_be_bytes([b[j], b[j + 1], b[j + 2], b[j + 3]])
-    })
+    be_to_words(&e.to_bytes().expect("entry fields in range"))
 }
 
 fn from_words(w: &[u32]) -> RrtEntry {
     let mut b = [0u8; RrtEntry::BYTES];
-    for (i, wi) in w.iter().enumerate() {
-        let j = RrtEntry::BYTES - 4 * (i + 1);
-        b[j..j + 4].copy_from_slice(&wi.to_be_bytes());
-    }
+    words_to_be(w, &mut b);
     RrtEntry::from_bytes(&b).expect("reserved bits are zero")
 }
 

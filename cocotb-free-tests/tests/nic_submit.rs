@@ -11,6 +11,7 @@
 //! covers busy slots and the slot in flight.
 
 use onerma_layouts::{Cmd, RrtEntry};
+use onerma_rtl_tests::bits::be_to_words;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -20,15 +21,8 @@ const STATUS_OK: u8 = 0;
 const STATUS_LOCAL_ACCESS_ERROR: u8 = 6;
 const STATUS_BAD_COMMAND: u8 = 7;
 
-fn words<const N: usize>(b: &[u8]) -> [u32; N] {
-    std::array::from_fn(|i| {
-        let j = b.len() - 4 * (i + 1);
-        u32::from_be_bytes([b[j], b[j + 1], b[j + 2], b[j + 3]])
-    })
-}
-
 fn entry_words(e: &RrtEntry) -> [u32; 10] {
-    words(&e.to_bytes().expect("entry"))
+    be_to_words(&e.to_bytes().expect("entry"))
 }
 
 #[derive(Clone)]
@@ -42,7 +36,7 @@ struct Sub {
 }
 
 fn cmd_words(s: &Sub) -> [u32; 16] {
-    let mut w: [u32; 16] = words(&s.cmd.to_bytes().expect("cmd"));
+    let mut w: [u32; 16] = be_to_words(&s.cmd.to_bytes().expect("cmd"));
     if s.rsvd {
         w[0] |= 1; // bits [31:0] are rsvd1[31:0]
     }

@@ -101,7 +101,7 @@ module onerma_dispatch #(
 
   // ---- Dispatch path.
   logic [NumClasses-1:0] req, arb_ready, owed_q;
-  logic                  arb_valid, arb_ready_out, arb_xfer;
+  logic                  arb_valid, arb_ready_out;
   logic [ClassWidth-1:0] grant;
   logic                  live, dispatch, skid_ready;
   logic [0:0]            unused_arb_data;
@@ -132,7 +132,6 @@ module onerma_dispatch #(
   assign dispatch      = rsv_valid_o && rsv_ready_i;
   // An empty grant completes at once; an expired head waits for the expiry path.
   assign arb_ready_out = dispatch || !head_valid_i[grant];
-  assign arb_xfer      = arb_valid && arb_ready_out;
 
   always_comb begin
     pop_o = '0;
@@ -172,8 +171,9 @@ module onerma_dispatch #(
   assign disp_slot_o = skid_out.slot;
   assign disp_time_o = skid_out.t_disp;
 
+  // The arbiter carries no payload: the class index is the choice.
   logic unused;
-  assign unused = ^{unused_arb_data, arb_xfer};
+  assign unused = ^unused_arb_data;
 
 endmodule
 
