@@ -148,7 +148,7 @@ fn run<D: Dut>(seed: u64, packets: usize, offer: u8, ready: u8) -> Result<u64, T
     let mut dut = D::fresh();
     let mut srcs: Vec<Source<Beat>> = Vec::new();
     let mut want: Vec<VecDeque<Vec<Beat>>> = vec![VecDeque::new(); D::N];
-    for s in 0..D::N {
+    for w in &mut want {
         let th = Throttle::eighths(rng.random(), offer)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut src = Source::new(th);
@@ -157,7 +157,7 @@ fn run<D: Dut>(seed: u64, packets: usize, offer: u8, ready: u8) -> Result<u64, T
             for b in &p {
                 src.push(b.clone());
             }
-            want[s].push_back(p);
+            w.push_back(p);
         }
         srcs.push(src);
     }

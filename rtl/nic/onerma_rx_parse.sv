@@ -249,15 +249,23 @@ module onerma_rx_parse #(
   assign has_data     = stored_q || store_beat;
 
   // The tag: the last 16 bytes of {previous beat's last 16 lanes, this beat's n_bytes lanes}.
+  // An AND-OR select on the one-hot end of the tkeep prefix (a priority chain of 2:1 muxes over
+  // the Bytes positions cost 4x the LUTs at 512 bits).
+  logic [Bytes:1]          tag_at;  // tag_at[n]: the last beat has n valid lanes
+  logic [8*(16+Bytes)-1:0] tag_win; // byte k of the window in bits [8k +: 8]
+  assign tag_win = {s_axis_rx_tdata_i, prev16_q};
+  for (genvar n = 1; n <= Bytes; n++) begin : g_tag_at
+    if (n < Bytes) begin : g_mid
+      assign tag_at[n] = s_axis_rx_tkeep_i[n-1] && !s_axis_rx_tkeep_i[n];
+    end else begin : g_top
+      assign tag_at[n] = s_axis_rx_tkeep_i[n-1];
+    end
+  end
   always_comb begin
-    logic [8*(16+Bytes)-1:0] cat;  // byte k of the window in bits [8k +: 8]
     tag = '0;
-    cat = {s_axis_rx_tdata_i, prev16_q};
     for (int unsigned n = 1; n <= Bytes; n++) begin
-      if (n_bytes == (LaneW + 1)'(n)) begin
-        for (int unsigned t = 0; t < 16; t++) begin
-          tag[127-8*t -: 8] = cat[8*(n+t) +: 8];
-        end
+      for (int unsigned t = 0; t < 16; t++) begin
+        tag[127-8*t -: 8] |= tag_win[8*(n+t) +: 8] & {8{tag_at[n]}};
       end
     end
   end
