@@ -453,6 +453,23 @@ fn random_frame(rng: &mut StdRng) -> Frame {
             );
             "misaddressed"
         }
+        18 => {
+            // A payload message naming a chunk at or beyond the op's end (size 0).
+            if is_payload(m) {
+                let len = rng.random_range(1..=3072u16);
+                let first_missing = len.div_ceil(1024);
+                put(&mut b, 44, 2, u64::from(len));
+                put(
+                    &mut b,
+                    46,
+                    2,
+                    u64::from(1024 * rng.random_range(first_missing..=4)),
+                );
+                put(&mut b, 48, 2, 0);
+                refit(rng, &mut b);
+            }
+            "chunk beyond the op"
+        }
         17 => {
             // Both: malformed wins.
             put(&mut b, 8, 4, u64::from(!NIC));
@@ -741,7 +758,7 @@ fn every_rule_every_width() {
         for _ in 0..2000 {
             kinds.insert(random_frame(&mut rng).what);
         }
-        assert_eq!(kinds.len(), 18, "generator covers every rule: {kinds:?}");
+        assert_eq!(kinds.len(), 19, "generator covers every rule: {kinds:?}");
         let small = run::<onerma_rtl::rx_parse::Model>(seed, 400, 6, [5, 6, 7, 4]);
         let (f, m, a) = small.unwrap_or_else(|e| panic!("small, seed {seed}: {e}"));
         println!("seed {seed}, 128-bit: {f} forwarded, {m} malformed, {a} misaddressed");

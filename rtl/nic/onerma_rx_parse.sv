@@ -135,7 +135,8 @@ module onerma_rx_parse #(
     // Size of chunk off / ChunkBytes of an op of len bytes (0 beyond its end), as wire::chunk_len.
     size = (off >= len) ? 32'd0 : ((len - off > ChunkBytes) ? 32'(ChunkBytes) : len - off);
     if (payload) begin
-      chunk_ok = off[ChunkW-1:0] == '0 && 32'(hdr_next.chunk_len) == size;
+      // A chunk at or beyond the op's end does not exist (protocol §3.3).
+      chunk_ok = off[ChunkW-1:0] == '0 && off < len && 32'(hdr_next.chunk_len) == size;
     end else begin
       chunk_ok = hdr_next.chunk_len == '0 && hdr_next.chunk_offset == '0;
     end

@@ -76,7 +76,8 @@ pub fn well_formed(h: &Hdr) -> bool {
     let payload = matches!(h.msg_type, M::RdResp | M::WrData);
     if payload {
         let off = u32::from(h.chunk_offset);
-        if off % CHUNK != 0 || u32::from(h.chunk_len) != chunk_len(len, off / CHUNK) {
+        // A chunk at or beyond the op's end does not exist (its size would be 0).
+        if off % CHUNK != 0 || off >= len || u32::from(h.chunk_len) != chunk_len(len, off / CHUNK) {
             return false;
         }
     } else if h.chunk_len != 0 || h.chunk_offset != 0 {
