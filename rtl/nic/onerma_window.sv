@@ -18,8 +18,9 @@
 /// Byte order: `land_data_i` is a GCM beat (byte 0 in bits [127:120], docs/conventions.md);
 /// `out_data_o` is in AXI lane order (byte 0 in bits [7:0]), what the host DMA takes.
 ///
-/// Contract (the users guarantee it; simulation asserts it): no beat lands on a chunk between
-/// its unwind's acceptance and its `uw_done_o`; at most 64 beats land per chunk between unwinds.
+/// Contract (the users guarantee it; simulation asserts it): no beat lands on a chunk from its
+/// unwind's acceptance (that cycle included) to its `uw_done_o`; at most 64 beats land per chunk
+/// between unwinds.
 ///
 /// Storage: 4 banks of `Lines` x 128 bits (bank q holds quarter q of every line, so a landing
 /// beat writes one bank and a 512-bit readout beat reads all four at one address), the line
@@ -306,7 +307,7 @@ module onerma_window #(
       if (land_fire) begin
         assert (l_cnt < CntW'(64))
           else $error("onerma_window: more than 64 beats landed on one chunk");
-        assert (!(busy_q && l_ck == u_ck_q))
+        assert (!(busy_q && l_ck == u_ck_q) && !(uw_fire && l_ck == uw_ck))
           else $error("onerma_window: a beat landed on a chunk being unwound");
       end
       if (s2_valid_q) begin
