@@ -131,6 +131,15 @@ module onerma_dma_wr #(
     logic [SeqW-1:0]        seq;
   } ev_t;
 
+  // B side (declared here: the engine's stop reads them).
+  ev_t             ev;
+  logic            ev_valid, ev_pop, rsp_fire;
+  logic [$clog2(EvDepth+1)-1:0] ev_count;
+  dma_status_e     st_q;        // AXI error of the request at the head (first in burst order)
+  logic [SeqW-1:0] st_seq_q;
+  logic            st_err;
+  dma_status_e     b_status, rsp_status;
+
   // ---------------------------------------------------------------------------------------------
   // Request arbitration.
   req_t [NumClients-1:0] arb_in;
@@ -198,6 +207,8 @@ module onerma_dma_wr #(
   logic                   ev_push, ev_ready;
   ev_t                    ev_in;
   logic [OutW-1:0]        out_q;       // bursts with AW loaded and no B yet
+  logic [OutW-1:0]        drain_q, out_next;
+  logic                   aw_load;
   logic                   b_fire;
 
   assign take      = arb_valid && arb_ready;
@@ -235,8 +246,9 @@ module onerma_dma_wr #(
   assign rrt_idx_o   = cur_q.region;
   assign look_fire   = rrt_valid_o && rrt_ready_i;
   assign interfered  = look_commit_q || rrt_commit_i;
-  // An error B seen for this request (the B side records it with the request's seq).
-  assign stop        = st_err && st_seq_q == seq_q;
+  // An error B seen for this request, recorded (with the request's seq) or in this cycle.
+  assign stop        = (st_err && st_seq_q == seq_q) ||
+                       (b_fire && b_status != DmaStatusOk && ev.seq == seq_q);
   assign res_ok      = (!aw_q || aw_fire) && out_q < OutW'(MaxOutstanding) && seg_ready &&
                        ev_ready;
 
@@ -464,13 +476,6 @@ module onerma_dma_wr #(
 
   // ---------------------------------------------------------------------------------------------
   // B side and responses: events in order; bursts take their B, an end gives the response.
-  ev_t             ev;
-  logic            ev_valid, ev_pop, rsp_fire;
-  logic [$clog2(EvDepth+1)-1:0] ev_count;
-  dma_status_e     st_q;        // AXI error of the request at the head (first in burst order)
-  logic [SeqW-1:0] st_seq_q;
-  logic            st_err;
-  dma_status_e     b_status, rsp_status;
 
   onerma_fifo #(
     .Depth(EvDepth),
@@ -525,8 +530,6 @@ module onerma_dma_wr #(
   // ---------------------------------------------------------------------------------------------
   // Outstanding bursts and quiesce (§4.2): at a commit, the bursts outstanding after this edge
   // were all issued before it; B responses come in AW order, so the oldest leave first.
-  logic [OutW-1:0] drain_q, out_next;
-  logic            aw_load;
   assign aw_load  = eng_q == EAns && !interfered && !stop && check_ok;
   assign out_next = out_q + OutW'(aw_load) - OutW'(b_fire);
 
