@@ -375,8 +375,16 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
                     Some((i, j)) => (i, j),
                     None => {
                         let from = cursor.map_or(0, |(i, _)| i + 1);
+                        // Requests may share a first burst: the DUT may only have
+                        // issued one whose check passes now.
+                        let first = |i: &usize| acc[*i].bursts.first() == Some(&b);
+                        let ok = |i: &usize| {
+                            let (e, g) = rrt.read(acc[*i].req.region);
+                            passes(&e, g, &acc[*i].req)
+                        };
                         let i = (from..acc.len())
-                            .find(|i| acc[*i].bursts.first() == Some(&b))
+                            .find(|i| first(i) && ok(i))
+                            .or_else(|| (from..acc.len()).find(first))
                             .ok_or_else(|| {
                                 TestCaseError::fail(format!(
                                     "cycle {cycle}: burst {b:?} is no next burst of an accepted request"
