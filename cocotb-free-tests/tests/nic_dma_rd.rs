@@ -480,10 +480,8 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
                 acc[i].t_rsp = Some(cycle);
             }
         }
-        if let Some(r) = &s.r {
-            if o.m.r_ready && r.last {
-                out_bursts.pop_front();
-            }
+        if s.r.as_ref().is_some_and(|r| r.last) && o.m.r_ready {
+            out_bursts.pop_front();
         }
         if commit {
             let idx = rng.random_range(0..REGIONS as usize);
@@ -708,8 +706,8 @@ fn throughput<D: Dut>(name: &str) {
             });
             dut.eval();
             let o = dut.out();
-            for c in 0..n {
-                req_src[c].handshake(o.req_ready[c]);
+            for (c, src) in req_src.iter_mut().enumerate() {
+                src.handshake(o.req_ready[c]);
                 rsps += usize::from(o.rsp[c].is_some());
             }
             if let Some(idx) = o.rrt {
