@@ -84,6 +84,18 @@ package onerma_pkg;
     MsgTypeAccessErr = 8'd10
   } msg_type_e;
 
+  // Internal (never on the wire or in host memory): the outcome of one request to the host DMA blocks onerma_dma_wr / onerma_dma_rd (docs/nic.md); the first failure in the request's burst order decides.
+  typedef enum logic [1:0] {
+    // Every burst of the request passed its region check and was answered OKAY.
+    DmaStatusOk = 2'd0,
+    // A burst's region check (protocol 4.1: valid, gen, permission, bounds of the whole request) failed; no further burst was issued.
+    DmaStatusRegion = 2'd1,
+    // A burst was answered SLVERR; no further burst of the request was issued once it was seen.
+    DmaStatusSlverr = 2'd2,
+    // A burst was answered DECERR; no further burst of the request was issued once it was seen.
+    DmaStatusDecerr = 2'd3
+  } dma_status_e;
+
   // The command software writes into its slot's command page (bytes 0..63 of the slot's 4 KB page, protocol §2.1). Each write sets the written-byte mask bits of its bytes; the write that makes the mask complete submits the staging buffer and clears the mask (the recommended way is one 64-byte write-combined burst).
   // 64 bytes; the first field is in the most significant bits.
   typedef struct packed {

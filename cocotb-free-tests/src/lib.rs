@@ -9,6 +9,7 @@ pub mod axi;
 pub mod axi_wmaster;
 pub mod axil;
 pub mod bits;
+pub mod dma;
 #[cfg(feature = "crypto")]
 pub mod gcm;
 pub mod stream;

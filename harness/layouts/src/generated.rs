@@ -255,6 +255,63 @@ impl LayoutEnum for MsgType {
     }
 }
 
+/// Internal (never on the wire or in host memory): the outcome of one request to the host DMA blocks onerma_dma_wr / onerma_dma_rd (docs/nic.md); the first failure in the request's burst order decides.
+///
+/// SV: `dma_status_e` (2 bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum DmaStatus {
+    /// Every burst of the request passed its region check and was answered OKAY.
+    Ok = 0,
+    /// A burst's region check (protocol 4.1: valid, gen, permission, bounds of the whole request) failed; no further burst was issued.
+    Region = 1,
+    /// A burst was answered SLVERR; no further burst of the request was issued once it was seen.
+    Slverr = 2,
+    /// A burst was answered DECERR; no further burst of the request was issued once it was seen.
+    Decerr = 3,
+}
+
+impl DmaStatus {
+    /// Every value, in spec order.
+    pub const ALL: [Self; 4] = [Self::Ok, Self::Region, Self::Slverr, Self::Decerr];
+
+    /// The encoding on the wire and in the SV enum.
+    pub const fn as_raw(self) -> u8 {
+        self as u8
+    }
+}
+
+impl TryFrom<u8> for DmaStatus {
+    type Error = LayoutError;
+
+    fn try_from(raw: u8) -> Result<Self, LayoutError> {
+        match raw {
+            0 => Ok(Self::Ok),
+            1 => Ok(Self::Region),
+            2 => Ok(Self::Slverr),
+            3 => Ok(Self::Decerr),
+            _ => Err(LayoutError::UnknownEnumValue {
+                enum_name: "dma_status",
+                value: u128::from(raw),
+            }),
+        }
+    }
+}
+
+impl LayoutEnum for DmaStatus {
+    const NAME: &'static str = "dma_status";
+    const BITS: u32 = 2;
+    const RAW_VALUES: &'static [u128] = &[0, 1, 2, 3];
+
+    fn from_u128(raw: u128) -> Option<Self> {
+        u8::try_from(raw).ok().and_then(|r| Self::try_from(r).ok())
+    }
+
+    fn to_u128(self) -> u128 {
+        u128::from(self.as_raw())
+    }
+}
+
 /// The command software writes into its slot's command page (bytes 0..63 of the slot's 4 KB page, protocol §2.1). Each write sets the written-byte mask bits of its bytes; the write that makes the mask complete submits the staging buffer and clears the mask (the recommended way is one 64-byte write-combined burst).
 ///
 /// SV: `cmd_t` (64 bytes). Reserved fields are not stored: they are zero on the wire.
@@ -1515,5 +1572,6 @@ macro_rules! for_each_enum {
         $m!(OpType, u8);
         $m!(Status, u8);
         $m!(MsgType, u8);
+        $m!(DmaStatus, u8);
     };
 }

@@ -1,0 +1,440 @@
+`default_nettype none
+
+// Properties of onerma_dma_rd, bound into it when FORMAL is defined.
+//
+// Environment (assumed): the client request stream and the R channel follow the stream rule; a
+// request's len is 1..MaxLen (the proof's narrowing); each client numbers its requests' tags
+// 0, 1, 2, ...; R beats come only for bursts whose AR handshake is done, in AR order, with RLAST
+// on each burst's last beat. The RRT answer, every ready and the commit pulse are free inputs.
+//
+// Asserted, with shadows fed by the ports only:
+// - every AR, in the first cycle it is offered, follows in the previous cycle a lookup answer of
+//   the request's region that passes §4.1 for the whole request (computed here), with no commit
+//   in the lookup or the answer cycle; it is the next burst of that request (address and beats
+//   of the 4 KB / MaxBurstBeats cut), lies inside the request and the region, does not cross
+//   4 KB, and never follows a failed check of the same request;
+// - responses: never more than accepted, in order per client (tags);
+// - quiesce_o is 0 while a burst offered before the latest commit has not had its last R beat;
+// - stream rules on every output stream.
+`ifdef FORMAL
+module onerma_dma_rd_props #(
+  parameter int unsigned NumClients     = 2,
+  parameter int unsigned DataWidth      = 128,
+  parameter int unsigned AddrWidth      = 64,
+  parameter int unsigned IdWidth        = 1,
+  parameter int unsigned MaxBurstBeats  = 2,
+  parameter int unsigned MaxOutstanding = 2,
+  parameter int unsigned TagWidth       = 3,
+  parameter int unsigned RrtIdxWidth    = 2,
+  parameter int unsigned Bytes          = 16,
+  parameter int unsigned ClientWidth    = 1,
+  parameter int unsigned MaxLen         = 48,
+  // Assert the response order (BMC task; k-induction lacks the R path's invariants).
+  parameter bit          CheckRsp       = 1'b1
+) (
+  input logic                                   clk_i,
+  input logic                                   rst_ni,
+  input logic [NumClients-1:0]                  req_valid_i,
+  input logic [NumClients-1:0]                  req_ready_o,
+  input logic [NumClients-1:0][AddrWidth-1:0]   req_addr_i,
+  input logic [NumClients-1:0][12:0]            req_len_i,
+  input logic [NumClients-1:0][RrtIdxWidth-1:0] req_region_i,
+  input logic [NumClients-1:0][15:0]            req_gen_i,
+  input logic [NumClients-1:0][4:0]             req_perm_i,
+  input logic [NumClients-1:0][TagWidth-1:0]    req_tag_i,
+  input logic [NumClients-1:0]                  rd_valid_o,
+  input logic [NumClients-1:0]                  rd_ready_i,
+  input logic [NumClients-1:0][DataWidth-1:0]   rd_data_o,
+  input logic [NumClients-1:0]                  rd_last_o,
+  input logic [NumClients-1:0]                  rd_err_o,
+  input logic [NumClients-1:0]                  rsp_valid_o,
+  input logic [NumClients-1:0]                  rsp_ready_i,
+  input logic [NumClients-1:0][TagWidth-1:0]    rsp_tag_o,
+  input onerma_pkg::dma_status_e [NumClients-1:0] rsp_status_o,
+  input logic                                   rrt_valid_o,
+  input logic                                   rrt_ready_i,
+  input logic [RrtIdxWidth-1:0]                 rrt_idx_o,
+  input onerma_pkg::rrt_entry_t                 rrt_entry_i,
+  input logic [15:0]                            rrt_gen_i,
+  input logic                                   rrt_commit_i,
+  input logic                                   quiesce_o,
+  input logic                                   m_axi_arvalid_o,
+  input logic                                   m_axi_arready_i,
+  input logic [AddrWidth-1:0]                   m_axi_araddr_o,
+  input logic [7:0]                             m_axi_arlen_o,
+  input logic [2:0]                             m_axi_arsize_o,
+  input logic [1:0]                             m_axi_arburst_o,
+  input logic                                   m_axi_rvalid_i,
+  input logic                                   m_axi_rready_o,
+  input logic [DataWidth-1:0]                   m_axi_rdata_i,
+  input logic [1:0]                             m_axi_rresp_i,
+  input logic                                   m_axi_rlast_i
+);
+
+  import onerma_pkg::*;
+
+  localparam int unsigned OffW      = $clog2(Bytes);
+  localparam int unsigned PageBeats = 4096 / Bytes;
+  localparam int unsigned WqDepth   = MaxOutstanding + 1;
+  localparam int unsigned CntW      = 4;
+
+  logic past_valid_q = 1'b0;
+  always_ff @(posedge clk_i) past_valid_q <= 1'b1;
+  always_comb if (!past_valid_q) assume (!rst_ni);
+
+  // ---- Environment.
+  for (genvar c = 0; c < NumClients; c++) begin : g_env
+    onerma_stream_check #(
+      .Width (AddrWidth + 13 + RrtIdxWidth + 16 + 5 + TagWidth),
+      .Assume(1'b1)
+    ) u_req_rule (
+      .clk_i,
+      .rst_ni,
+      .valid_i(req_valid_i[c]),
+      .ready_i(req_ready_o[c]),
+      .data_i ({req_addr_i[c], req_len_i[c], req_region_i[c], req_gen_i[c], req_perm_i[c],
+                req_tag_i[c]})
+    );
+    onerma_stream_check #(
+      .Width (DataWidth + 2),
+      .Assume(1'b0)
+    ) u_rd_rule (
+      .clk_i,
+      .rst_ni,
+      .valid_i(rd_valid_o[c]),
+      .ready_i(rd_ready_i[c]),
+      .data_i ({rd_last_o[c], rd_err_o[c], rd_data_o[c]})
+    );
+    onerma_stream_check #(
+      .Width (TagWidth + 2),
+      .Assume(1'b0)
+    ) u_rsp_rule (
+      .clk_i,
+      .rst_ni,
+      .valid_i(rsp_valid_o[c]),
+      .ready_i(rsp_ready_i[c]),
+      .data_i ({rsp_tag_o[c], rsp_status_o[c]})
+    );
+  end
+  onerma_stream_check #(
+    .Width (DataWidth + 3),
+    .Assume(1'b1)
+  ) u_r_rule (
+    .clk_i,
+    .rst_ni,
+    .valid_i(m_axi_rvalid_i),
+    .ready_i(m_axi_rready_o),
+    .data_i ({m_axi_rdata_i, m_axi_rresp_i, m_axi_rlast_i})
+  );
+  onerma_stream_check #(
+    .Width (AddrWidth + 8 + 3 + 2),
+    .Assume(1'b0)
+  ) u_ar_rule (
+    .clk_i,
+    .rst_ni,
+    .valid_i(m_axi_arvalid_o),
+    .ready_i(m_axi_arready_i),
+    .data_i ({m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o, m_axi_arburst_o})
+  );
+  onerma_stream_check #(
+    .Width (RrtIdxWidth),
+    .Assume(1'b0)
+  ) u_rrt_rule (
+    .clk_i,
+    .rst_ni,
+    .valid_i(rrt_valid_o),
+    .ready_i(rrt_ready_i),
+    .data_i (rrt_idx_o)
+  );
+
+  // Tags per client count 0, 1, 2, ...; lengths narrowed.
+  logic [NumClients-1:0][TagWidth-1:0] f_tag_in_q, f_tag_out_q;
+  logic [NumClients-1:0][CntW-1:0]     f_open_q;   // accepted, no response yet
+  always_comb if (rst_ni) begin
+    for (int unsigned c = 0; c < NumClients; c++) begin
+      if (req_valid_i[c]) begin
+        assume (req_tag_i[c] == f_tag_in_q[c]);
+        assume (req_len_i[c] != '0 && 32'(req_len_i[c]) <= MaxLen);
+      end
+    end
+  end
+
+  // ---- Shadow of the engine's request, its cut and its lookups.
+  logic                   f_take;
+  logic [ClientWidth-1:0] f_take_c;
+  always_comb begin
+    f_take   = 1'b0;
+    f_take_c = '0;
+    for (int unsigned c = 0; c < NumClients; c++) begin
+      if (req_valid_i[c] && req_ready_o[c]) begin
+        f_take   = 1'b1;
+        f_take_c = ClientWidth'(c);
+      end
+    end
+  end
+
+  logic [AddrWidth-1:0]   f_addr_q;
+  logic [64:0]            f_next_q;  // 65 bits: a request may end at 2^64
+  logic [12:0]            f_len_q;
+  logic [RrtIdxWidth-1:0] f_region_q;
+  logic [15:0]            f_gen_q;
+  logic [4:0]             f_perm_q;
+  logic                   f_live_q;     // a request has been taken
+  logic                   f_dead_q;     // its check failed (an answer not voided by a commit)
+  logic                   f_look_q, f_look_commit_q, f_ok_q;
+  logic [CntW-1:0]        f_out_q, f_old_q, f_drain_q, f_out_next;
+  logic                   f_ar_held_q, f_new_ar, f_b_fire, f_b_cur;
+
+  logic [4:0]  f_have;
+  logic [64:0] f_end, f_reg_end;
+  logic        f_pass;
+  assign f_have    = {rrt_entry_i.perm_remote_read, rrt_entry_i.perm_remote_write,
+                      rrt_entry_i.perm_remote_rekey, rrt_entry_i.perm_local_read,
+                      rrt_entry_i.perm_local_write};
+  assign f_end     = {1'b0, f_addr_q} + {52'd0, f_len_q};
+  assign f_reg_end = {1'b0, rrt_entry_i.base_addr} + {1'b0, rrt_entry_i.size};
+  assign f_pass    = rrt_entry_i.valid && rrt_gen_i == f_gen_q &&
+                     (f_have & f_perm_q) == f_perm_q &&
+                     f_addr_q >= rrt_entry_i.base_addr && f_end <= f_reg_end &&
+                     f_end <= {1'b1, 64'd0};
+
+  logic [63:0] f_base_q;
+  logic [64:0] f_rend_q;
+
+  assign f_new_ar  = m_axi_arvalid_o && !f_ar_held_q;
+  assign f_b_fire  = m_axi_rvalid_i && m_axi_rready_o && m_axi_rlast_i;  // a burst completes
+  assign f_b_cur   = f_old_q == '0;   // the B belongs to the engine's request
+  assign f_out_next = f_out_q + CntW'(f_new_ar) - CntW'(f_b_fire);
+
+  // The next burst of the request from f_next_q: to the 4 KB boundary, MaxBurstBeats, the end.
+  logic [64:0] f_beat_base, f_stop;
+  logic [64:0] f_page_end, f_max_end;
+  logic [12:0] f_beats;
+  assign f_beat_base = {f_next_q[64:OffW], OffW'(0)};
+  assign f_page_end  = {f_next_q[64:12], 12'd0} + 65'd4096;
+  assign f_max_end   = f_beat_base + 65'(MaxBurstBeats * Bytes);
+  always_comb begin
+    f_stop = f_end;
+    if (f_page_end < f_stop) f_stop = f_page_end;
+    if (f_max_end < f_stop) f_stop = f_max_end;
+  end
+  assign f_beats = 13'((f_stop - f_beat_base + 65'(Bytes - 1)) >> OffW);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_live_q        <= 1'b0;
+      f_dead_q        <= 1'b0;
+      f_look_q        <= 1'b0;
+      f_look_commit_q <= 1'b0;
+      f_ok_q          <= 1'b0;
+      f_out_q         <= '0;
+      f_old_q         <= '0;
+      f_drain_q       <= '0;
+      f_ar_held_q     <= 1'b0;
+      f_tag_in_q      <= '0;
+      f_tag_out_q     <= '0;
+      f_open_q        <= '0;
+    end else begin
+      f_look_q        <= rrt_valid_o && rrt_ready_i;
+      f_look_commit_q <= rrt_valid_o && rrt_ready_i && rrt_commit_i;
+      f_ok_q          <= f_look_q && !f_look_commit_q && !rrt_commit_i && f_pass;
+      f_ar_held_q     <= m_axi_arvalid_o && !m_axi_arready_i;
+      f_out_q         <= f_out_next;
+      if (rrt_commit_i) begin
+        f_drain_q <= f_out_next;
+      end else if (f_b_fire && f_drain_q != '0) begin
+        f_drain_q <= f_drain_q - 1'b1;
+      end
+      if (f_look_q && !f_look_commit_q && !rrt_commit_i && !f_pass) f_dead_q <= 1'b1;
+      if (f_b_fire && !f_b_cur) f_old_q <= f_old_q - 1'b1;
+      if (f_take) begin
+        f_live_q   <= 1'b1;
+        f_dead_q   <= 1'b0;
+        f_old_q    <= f_out_next;
+      end
+      for (int unsigned c = 0; c < NumClients; c++) begin
+        if (req_valid_i[c] && req_ready_o[c]) f_tag_in_q[c] <= f_tag_in_q[c] + 1'b1;
+        if (rsp_valid_o[c] && rsp_ready_i[c]) f_tag_out_q[c] <= f_tag_out_q[c] + 1'b1;
+        f_open_q[c] <= f_open_q[c] + CntW'(req_valid_i[c] && req_ready_o[c]) -
+                       CntW'(rsp_valid_o[c] && rsp_ready_i[c]);
+      end
+    end
+  end
+
+  // The request's fields (meaningful once f_live_q).
+  always_ff @(posedge clk_i) begin
+    if (f_new_ar) f_next_q <= {f_next_q[64:OffW] + (65 - OffW)'(f_beats), OffW'(0)};
+    if (f_take) begin
+      f_addr_q   <= req_addr_i[f_take_c];
+      f_next_q   <= {1'b0, req_addr_i[f_take_c]};
+      f_len_q    <= req_len_i[f_take_c];
+      f_region_q <= req_region_i[f_take_c];
+      f_gen_q    <= req_gen_i[f_take_c];
+      f_perm_q   <= req_perm_i[f_take_c];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (f_look_q) begin
+      f_base_q <= rrt_entry_i.base_addr;
+      f_rend_q <= f_reg_end;
+    end
+  end
+
+  // ---- R beats per burst (environment): a queue of the handshaked bursts' ARLEN.
+  logic [7:0]      f_rq [WqDepth];
+  logic [CntW-1:0] f_rn_q;        // AR handshake done, last R beat not yet
+  logic [7:0]      f_rbeat_q;
+  logic            f_r_fire, f_ar_fire;
+  assign f_r_fire  = m_axi_rvalid_i && m_axi_rready_o;
+  assign f_ar_fire = m_axi_arvalid_o && m_axi_arready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_rn_q    <= '0;
+      f_rbeat_q <= '0;
+    end else begin
+      f_rn_q <= f_rn_q + CntW'(f_ar_fire) - CntW'(f_b_fire);
+      if (f_r_fire) f_rbeat_q <= f_b_fire ? '0 : f_rbeat_q + 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (f_b_fire) begin
+      for (int unsigned i = 0; i + 1 < WqDepth; i++) f_rq[i] <= f_rq[i + 1];
+    end
+    if (f_ar_fire) f_rq[f_rn_q - CntW'(f_b_fire)] <= m_axi_arlen_o;
+  end
+
+  always_comb if (rst_ni && m_axi_rvalid_i) begin
+    assume (f_rn_q != '0);
+    assume (m_axi_rlast_i == (f_rbeat_q == f_rq[0]));
+  end
+
+  // ---- The assertions.
+  always_comb if (rst_ni) begin
+    if (rrt_valid_o) assert (f_live_q && rrt_idx_o == f_region_q);
+    if (f_new_ar) begin
+      // A passing check of this request, answered in the previous cycle, no commit since.
+      assert (f_live_q && f_ok_q && !f_dead_q);
+      // The next burst of the cut.
+      assert ({1'b0, m_axi_araddr_o} == f_next_q);
+      assert (13'(m_axi_arlen_o) + 13'd1 == f_beats);
+      assert (m_axi_arsize_o == 3'(OffW) && m_axi_arburst_o == 2'b01);
+      // Inside the request and the region; within one 4 KB page.
+      assert (m_axi_araddr_o >= f_addr_q && {1'b0, m_axi_araddr_o} < f_end);
+      assert (m_axi_araddr_o >= f_base_q && {1'b0, m_axi_araddr_o} < f_rend_q);
+      assert ({1'b0, m_axi_araddr_o[63:OffW], OffW'(0)} + 65'(m_axi_arlen_o) * 65'(Bytes) < f_end);
+      assert (32'(m_axi_araddr_o[11:OffW]) + 32'(m_axi_arlen_o) < PageBeats);
+      assert (f_out_q < CntW'(MaxOutstanding));
+    end
+    if (f_b_fire) assert (f_out_q != '0);
+    if (quiesce_o) assert (f_drain_q == '0);
+    for (int unsigned c = 0; c < NumClients; c++) begin
+      if (CheckRsp && rsp_valid_o[c]) begin
+        assert (f_open_q[c] != '0 && rsp_tag_o[c] == f_tag_out_q[c]);
+      end
+    end
+  end
+
+  // ---- Invariants that k-induction needs (design state against the shadows): the engine's.
+  localparam int unsigned SegDepth = 4;
+  // onerma_dma_rd's engine states (its eng_e encoding).
+  localparam logic [2:0] FEIdle = 3'd0, FEWait = 3'd1, FELook = 3'd2, FEAns = 3'd3,
+                         FEDiscard = 3'd4, FEEnd = 3'd5;
+  logic [2:0] f_eng;
+  assign f_eng = 3'(onerma_dma_rd.eng_q);
+  logic [ClientWidth-1:0] f_client_q;
+  always_ff @(posedge clk_i) if (f_take) f_client_q <= f_take_c;
+
+  function automatic logic [12:0] f_rem(input logic [63:0] a);
+    return 13'((f_end - {1'b0, a[63:OffW], OffW'(0)} + 65'(Bytes - 1)) >> OffW);
+  endfunction
+
+  logic        f_eng_on;  // EWait, ELook, EAns or EDiscard: cutting the request
+  logic [64:0] f_after;   // the address after the burst offered this cycle
+  assign f_eng_on = f_eng inside {FEWait, FELook, FEAns, FEDiscard};
+  assign f_after  = {f_next_q[64:OffW] + (65 - OffW)'(f_beats), OffW'(0)};
+
+  always_comb if (rst_ni) begin
+    if (f_eng != FEIdle) begin
+      assert (f_live_q && onerma_dma_rd.cur_client_q == f_client_q);
+      assert (onerma_dma_rd.cur_q.addr == f_addr_q && onerma_dma_rd.cur_q.len == f_len_q);
+      assert (onerma_dma_rd.cur_q.region == f_region_q && onerma_dma_rd.cur_q.gen == f_gen_q);
+      assert (onerma_dma_rd.cur_q.perm == f_perm_q);
+      assert (onerma_dma_rd.cur_q.tag == f_tag_in_q[f_client_q] - 1'b1);
+    end
+    if (f_live_q) begin
+      assert (f_next_q >= {1'b0, f_addr_q} && f_next_q < f_end + 65'(Bytes));
+      if (f_next_q != {1'b0, f_addr_q}) assert (f_next_q[OffW-1:0] == '0);
+      assert (f_len_q != '0 && 32'(f_len_q) <= MaxLen);
+    end
+    if (f_eng_on) begin
+      assert (f_next_q < f_end);
+      assert ({1'b0, onerma_dma_rd.baddr_q} == (f_new_ar ? f_after : f_next_q));
+      assert (onerma_dma_rd.left_q == f_rem(onerma_dma_rd.baddr_q));
+      assert (onerma_dma_rd.left_q != '0);
+      assert (onerma_dma_rd.first_q == (onerma_dma_rd.baddr_q == f_addr_q));
+    end
+    if (f_new_ar) assert (f_eng_on || f_eng == FEEnd);
+    if (f_dead_q && f_eng != FEIdle) assert (f_eng inside {FEDiscard, FEEnd});
+    assert (f_look_q == (f_eng == FEAns));
+    assert (onerma_dma_rd.look_commit_q == f_look_commit_q);
+    if (f_ar_held_q) assert (onerma_dma_rd.ar_q);
+    if (f_eng == FELook || f_eng == FEAns) begin
+      assert (!onerma_dma_rd.ar_q && 32'(onerma_dma_rd.out_q) < MaxOutstanding);
+      assert (onerma_dma_rd.seg_ready);
+    end
+    // Counters.
+    assert (32'(onerma_dma_rd.out_q) == 32'(f_out_q) + 32'(f_new_ar));
+    assert (32'(onerma_dma_rd.drain_q) == 32'(f_drain_q));
+    assert (f_rn_q + CntW'(f_ar_held_q) == f_out_q && 32'(f_rn_q) <= MaxOutstanding);
+    assert (32'(f_out_q) <= MaxOutstanding && 32'(f_drain_q) <= MaxOutstanding);
+    assert (32'(f_old_q) <= MaxOutstanding && f_old_q <= f_out_q);
+    if (f_rn_q != '0) assert (f_rbeat_q <= f_rq[0]);
+    else assert (f_rbeat_q == '0);
+    assert (32'(onerma_dma_rd.u_rsp.count_q) <= 2 && 32'(onerma_dma_rd.u_rsp.rptr_q) < 2);
+    assert (32'(onerma_dma_rd.u_rsp.wptr_q) ==
+            (32'(onerma_dma_rd.u_rsp.rptr_q) + 32'(onerma_dma_rd.u_rsp.count_q)) % 2);
+    assert (32'(onerma_dma_rd.u_seg.count_q) <= SegDepth && 32'(onerma_dma_rd.u_seg.rptr_q) < SegDepth);
+    assert (32'(onerma_dma_rd.u_seg.wptr_q) ==
+            (32'(onerma_dma_rd.u_seg.rptr_q) + 32'(onerma_dma_rd.u_seg.count_q)) % SegDepth);
+  end
+
+  // ---- Reachability.
+  always_comb if (rst_ni) begin
+    cover (f_new_ar && f_beats == 13'(MaxBurstBeats));
+    cover (f_b_fire && f_rn_q == 2);
+    cover (rsp_valid_o[0] && rsp_ready_i[0] && rsp_status_o[0] == DmaStatusOk);
+    cover (rsp_valid_o[1] && rsp_ready_i[1] && rsp_status_o[1] == DmaStatusRegion);
+    cover (rsp_valid_o[0] && rsp_ready_i[0] && rsp_status_o[0] == DmaStatusSlverr);
+    cover (rd_valid_o[1] && rd_ready_i[1] && rd_err_o[1] && rd_last_o[1]);
+    cover (f_new_ar && m_axi_araddr_o[11:OffW] == '1);
+    cover (quiesce_o && f_out_q != '0);
+    cover (!quiesce_o && past_valid_q);
+  end
+
+endmodule
+
+// The prove task reads with -D DMA_RD_NO_RSP (see CheckRsp).
+`ifdef DMA_RD_NO_RSP
+`define ONERMA_DMA_RD_RSP 1'b0
+`else
+`define ONERMA_DMA_RD_RSP 1'b1
+`endif
+
+bind onerma_dma_rd onerma_dma_rd_props #(
+  .NumClients    (NumClients),
+  .DataWidth     (DataWidth),
+  .AddrWidth     (AddrWidth),
+  .IdWidth       (IdWidth),
+  .MaxBurstBeats (MaxBurstBeats),
+  .MaxOutstanding(MaxOutstanding),
+  .TagWidth      (TagWidth),
+  .RrtIdxWidth   (RrtIdxWidth),
+  .Bytes         (Bytes),
+  .ClientWidth   (ClientWidth),
+  .CheckRsp      (`ONERMA_DMA_RD_RSP)
+) u_props (.*);
+`endif
+
+`default_nettype wire
