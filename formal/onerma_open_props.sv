@@ -1,0 +1,182 @@
+`default_nettype none
+
+// Properties of onerma_open at DataWidth 128 (one stage beat per payload beat) and JobDepth 2:
+// the client half of the GCM sharing contract (docs/nic.md): a descriptor is offered only when
+// the head job's whole payload is staged, and from the descriptor's handshake to the message's
+// last beat a beat is offered in every cycle; one descriptor per job, in job order, with the
+// job's length; 4 + ceil(chunk_len / 16) beats per message; the stream rules on both outputs.
+// The environment keeps the input contract: a job's payload after the job, exactly its beats.
+`ifdef FORMAL
+module onerma_open_props #(
+  parameter int unsigned DataWidth  = 128,
+  parameter int unsigned MetaWidth  = 2,
+  parameter int unsigned StageBeats = 64,
+  parameter int unsigned JobDepth   = 2,
+  parameter int unsigned LenW       = 16,
+  localparam type        desc_t     = struct packed {
+    logic [127:0]         key;
+    logic [95:0]          iv;
+    logic [LenW-1:0]      aad_len;
+    logic [LenW-1:0]      pt_len;
+    logic                 decrypt;
+    logic [127:0]         tag;
+    logic [MetaWidth-1:0] meta;
+  }
+) (
+  input logic                 clk_i,
+  input logic                 rst_ni,
+  input logic                 job_valid_i,
+  input logic                 job_ready_o,
+  input onerma_pkg::hdr_t     job_hdr_i,
+  input logic [127:0]         job_tag_i,
+  input logic [127:0]         job_key_i,
+  input logic [MetaWidth-1:0] job_meta_i,
+  input logic                 pay_valid_i,
+  input logic                 pay_ready_o,
+  input logic [DataWidth-1:0] pay_data_i,
+  input logic                 pay_last_i,
+  input logic                 desc_valid_o,
+  input logic                 desc_ready_i,
+  input desc_t                desc_data_o,
+  input logic                 din_valid_o,
+  input logic                 din_ready_i,
+  input onerma_gcm_pkg::din_t din_data_o,
+  // Internals (connected by name through `.*`).
+  input logic                 in_msg_q,
+  input logic [6:0]           din_idx_q,
+  input logic [6:0]           fill_q,
+  input logic                 split_valid_q,
+  input logic [$clog2(StageBeats + 1)-1:0] staged_q
+);
+
+  function automatic logic [6:0] beats16(input logic [15:0] len);
+    return 7'((32'(len) + 32'd15) >> 4);
+  endfunction
+
+  logic [15:0] head_len;  // the head job's chunk_len
+  assign head_len = onerma_open.u_jq.mem_q[onerma_open.u_jq.rptr_q].hdr.chunk_len;
+
+  logic past_valid_q = 1'b0;
+  always_ff @(posedge clk_i) past_valid_q <= 1'b1;
+  always_comb if (!past_valid_q) assume (!rst_ni);
+
+  onerma_stream_check #(.Width($bits(onerma_pkg::hdr_t) + 256 + MetaWidth), .Assume(1'b1)) u_job (
+    .clk_i, .rst_ni, .valid_i(job_valid_i), .ready_i(job_ready_o),
+    .data_i({job_hdr_i, job_tag_i, job_key_i, job_meta_i}));
+  onerma_stream_check #(.Width(DataWidth + 1), .Assume(1'b1)) u_pay (
+    .clk_i, .rst_ni, .valid_i(pay_valid_i), .ready_i(pay_ready_o),
+    .data_i({pay_data_i, pay_last_i}));
+  onerma_stream_check #(.Width($bits(desc_t)), .Assume(1'b0)) u_desc (
+    .clk_i, .rst_ni, .valid_i(desc_valid_o), .ready_i(desc_ready_i), .data_i(desc_data_o));
+  onerma_stream_check #(.Width(128), .Assume(1'b0)) u_din (
+    .clk_i, .rst_ni, .valid_i(din_valid_o), .ready_i(din_ready_i), .data_i(din_data_o.data));
+
+  // ---- Environment: chunk lengths of at most one chunk; payload beats only as owed.
+  logic [7:0] pay_owed_q;  // payload beats of accepted jobs not yet taken
+  always_comb assume (job_hdr_i.chunk_len <= 16'd1024);
+  always_comb if (rst_ni && pay_valid_i) assume (pay_owed_q != '0);
+
+  logic job_go, pay_go, desc_go, din_go;
+  assign job_go  = job_valid_i && job_ready_o;
+  assign pay_go  = pay_valid_i && pay_ready_o;
+  assign desc_go = desc_valid_o && desc_ready_i;
+  assign din_go  = din_valid_o && din_ready_i;
+
+  // Jobs accepted and descriptors given, as counts (mod 8), and the descriptor owed next: its
+  // length and meta, from a shadow FIFO of the last two accepted jobs.
+  logic [2:0] jobs_q, descs_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pay_owed_q <= '0;
+      jobs_q     <= '0;
+      descs_q    <= '0;
+    end else begin
+      pay_owed_q <= pay_owed_q + (job_go ? 8'(beats16(job_hdr_i.chunk_len)) : 8'd0)
+                    - 8'(pay_go);
+      jobs_q     <= jobs_q + 3'(job_go);
+      descs_q    <= descs_q + 3'(desc_go);
+    end
+  end
+
+  // ---- The contract.
+  always_comb if (rst_ni) begin
+    // From the descriptor to the last beat, a beat in every cycle.
+    if (in_msg_q) assert (din_valid_o);
+    // No beats outside a message, no descriptor inside one.
+    if (din_valid_o) assert (in_msg_q);
+    if (desc_valid_o) assert (!in_msg_q);
+    // A descriptor only for a job that was accepted and not yet described.
+    if (desc_valid_o) assert (descs_q != jobs_q);
+    // The descriptor describes the head job: decrypt, 64 bytes of AAD, its length and meta.
+    if (desc_valid_o) begin
+      assert (desc_data_o.decrypt && desc_data_o.aad_len == 16'd64);
+      assert (desc_data_o.pt_len == head_len);
+    end
+  end
+
+  // ---- Induction invariants over the three FIFOs (JobDepth = 2).
+  logic [1:0] cj, cl;
+  logic       jr, lr;  // read pointers
+  logic [6:0] j_n16 [2], l_n16 [2];
+  assign cj = onerma_open.u_jq.count_q;
+  assign cl = onerma_open.u_lq.count_q;
+  assign jr = onerma_open.u_jq.rptr_q;
+  assign lr = onerma_open.u_lq.rptr_q;
+  for (genvar k = 0; k < 2; k++) begin : g_ent
+    assign j_n16[k] = beats16(onerma_open.u_jq.mem_q[jr ^ 1'(k)].hdr.chunk_len);
+    assign l_n16[k] = onerma_open.u_lq.mem_q[lr ^ 1'(k)];
+  end
+
+  logic [7:0] staged_beats, filling_owed;
+  always_comb begin
+    staged_beats = '0;
+    for (int unsigned k = 0; k < 2; k++) begin
+      if (32'(k) < 32'(cj) - 32'(cl)) staged_beats = staged_beats + 8'(j_n16[k]);
+    end
+    filling_owed = '0;
+    for (int unsigned k = 0; k < 2; k++) begin
+      if (32'(k) < 32'(cl)) filling_owed = filling_owed + 8'(l_n16[k]);
+    end
+  end
+
+  always_comb if (rst_ni) begin
+    assert (32'(cj) <= 2 && cl <= cj);
+    assert (32'(onerma_open.split_idx_q) < DataWidth / 128);
+    assert (32'(onerma_open.u_jq.wptr_q) == (32'(jr) + 32'(cj)) % 2);
+    assert (32'(onerma_open.u_lq.wptr_q) == (32'(lr) + 32'(cl)) % 2);
+    assert (32'(onerma_open.u_pq.count_q) <= StageBeats);
+    assert (32'(onerma_open.u_pq.wptr_q) ==
+            (32'(onerma_open.u_pq.rptr_q) + 32'(onerma_open.u_pq.count_q)) % StageBeats);
+    assert (32'(onerma_open.u_pq.rptr_q) < StageBeats);
+    // The length queue holds the last cl jobs' lengths.
+    for (int unsigned k = 0; k < 2; k++) begin
+      if (32'(k) < 32'(cl)) assert (l_n16[k] == j_n16[32'(cj) - 32'(cl) + k]);
+      if (32'(k) < 32'(cj)) assert (j_n16[k] <= 7'd64);
+    end
+    assert (32'(staged_q) + 32'(in_msg_q) == 32'(cj) - 32'(cl));
+    assert (jobs_q - descs_q == 3'(cj) - 3'(in_msg_q));
+    if (in_msg_q) assert (din_idx_q < 7'd4 + j_n16[0]);
+    if (cl == '0) assert (fill_q == '0 && !split_valid_q);
+    else assert (fill_q < l_n16[0] || fill_q == '0);
+    // Stage contents: the staged jobs' beats, less what the message in flight already sent,
+    // plus the filling job's beats so far.
+    assert (32'(onerma_open.u_pq.count_q) ==
+            32'(staged_beats) - ((in_msg_q && din_idx_q >= 7'd4) ? 32'(din_idx_q) - 4 : 0)
+            + 32'(fill_q));
+    assert (32'(pay_owed_q) == 32'(filling_owed) - 32'(fill_q) - 32'(split_valid_q));
+  end
+
+  always_comb if (rst_ni) cover (desc_go && desc_data_o.pt_len > 16'd16 && cj == 2'd2);
+
+endmodule
+
+bind onerma_open onerma_open_props #(
+  .DataWidth (DataWidth),
+  .MetaWidth (MetaWidth),
+  .StageBeats(StageBeats),
+  .JobDepth  (JobDepth),
+  .LenW      (LenW)
+) u_props (.*);
+`endif
+
+`default_nettype wire
