@@ -1,0 +1,364 @@
+`default_nettype none
+
+// Properties of onerma_seal, bound into it when FORMAL is defined.
+//
+// The pool's streams are left free under the pool's contract (docs/crypto.md; what
+// formal/onerma_gcm_pool.sby proves of the pool): desc and din ready are arbitrary; a dout beat
+// carries the stage (meta) of a message whose descriptor was taken and which still has
+// ciphertext beats to come, `last` exactly on its final beat; a result comes once per taken
+// descriptor. The requester keeps the input contract (stream rules, chunk_len <= MaxLen, exactly
+// ceil(chunk_len / Bytes) payload beats with last on the final one).
+//
+// Asserted: the asg pulse exactly at acceptance with {epoch, count} from a shadow counter
+// (count := 1 at reset and ctr_reset, +1 per acceptance), never beyond the last usable count,
+// counters strictly increasing within an epoch, no acceptance while exhausted and exhausted_o
+// exactly then; descriptors in acceptance order, only for wholly staged messages, with the job's
+// chunk_len, aad_len 64 and decrypt 0, never for a stage the pool still holds; din beats only
+// for taken descriptors and, once a message's first beat is offered, without a bubble up to its
+// last; output packets in the order the pool finished the messages (the tag write never lets a
+// later one overtake), each of exactly ceil((80 + chunk_len) / Bytes) beats with tlast on the
+// final one and tkeep all ones except the byte-exact prefix on the last; never a packet without
+// a finished message; the stream rules on desc, din and m_axis. The iv and the data are the
+// property test's (tests/nic_seal.rs), not this proof's.
+`ifdef FORMAL
+module onerma_seal_props #(
+  parameter int unsigned DataWidth    = 128,
+  parameter int unsigned NumStage     = 2,
+  parameter int unsigned MetaWidth    = 1,
+  parameter int unsigned GcmMetaWidth = 1,
+  parameter int unsigned LenW         = 7,
+  parameter int unsigned MaxLen       = 32,
+  parameter int unsigned CountW       = 3,
+  parameter int unsigned Bytes        = DataWidth / 8,
+  // yosys-slang does not take a type parameter through bind: the default layouts, rebuilt.
+  localparam type        desc_t       = struct packed {
+    logic [127:0]            key;
+    logic [95:0]             iv;
+    logic [LenW-1:0]         aad_len;
+    logic [LenW-1:0]         pt_len;
+    logic                    decrypt;
+    logic [127:0]            tag;
+    logic [GcmMetaWidth-1:0] meta;
+  },
+  localparam type        dout_t       = struct packed {
+    logic [127:0]            data;
+    logic                    last;
+    logic [GcmMetaWidth-1:0] meta;
+  },
+  localparam type        res_t        = struct packed {
+    logic [127:0]            tag;
+    logic                    auth_ok;
+    logic [GcmMetaWidth-1:0] meta;
+  }
+) (
+  input logic                   clk_i,
+  input logic                   rst_ni,
+  input logic [31:0]            nic_addr_i,
+  input logic [15:0]            epoch_i,
+  input logic                   ctr_reset_i,
+  input logic                   exhausted_o,
+  input logic                   job_valid_i,
+  input logic                   job_ready_o,
+  input onerma_pkg::hdr_t       job_hdr_i,
+  input logic [127:0]           job_key_i,
+  input logic [MetaWidth-1:0]   job_meta_i,
+  input logic                   pay_valid_i,
+  input logic                   pay_ready_o,
+  input logic [DataWidth-1:0]   pay_data_i,
+  input logic                   pay_last_i,
+  input logic                   asg_valid_o,
+  input logic [MetaWidth-1:0]   asg_meta_o,
+  input logic [63:0]            asg_counter_o,
+  input logic                   desc_valid_o,
+  input logic                   desc_ready_i,
+  input desc_t                  desc_data_o,
+  input logic                   din_valid_o,
+  input logic                   din_ready_i,
+  input onerma_gcm_pkg::din_t   din_data_o,
+  input logic                   dout_valid_i,
+  input logic                   dout_ready_o,
+  input dout_t                  dout_data_i,
+  input logic                   res_valid_i,
+  input logic                   res_ready_o,
+  input res_t                   res_data_i,
+  input logic                   m_axis_tvalid,
+  input logic                   m_axis_tready,
+  input logic [DataWidth-1:0]   m_axis_tdata,
+  input logic [Bytes-1:0]       m_axis_tkeep,
+  input logic                   m_axis_tlast,
+  // Internals for the induction invariants.
+  input logic [CountW-1:0]      count_q,
+  input logic                   in_busy_q
+);
+
+  localparam int unsigned StW  = (NumStage > 1) ? $clog2(NumStage) : 1;
+  localparam int unsigned QW   = $clog2(NumStage + 1);
+  localparam int unsigned LW   = $clog2(MaxLen + 1);
+  localparam int unsigned BW   = $clog2((80 + MaxLen) / 16 + 2);
+  localparam int unsigned Last = (1 << CountW) - 2;  // last usable count
+
+  logic past_valid_q = 1'b0;
+  always_ff @(posedge clk_i) past_valid_q <= 1'b1;
+  always_comb if (!past_valid_q) assume (!rst_ni);
+
+  function automatic logic [BW-1:0] beats16(input logic [LW-1:0] len);
+    return BW'((32'(len) + 32'd15) / 32'd16);
+  endfunction
+
+  logic job_fire, pay_fire, desc_fire, din_fire, dout_fire, res_fire, axis_fire;
+  assign job_fire  = job_valid_i && job_ready_o;
+  assign pay_fire  = pay_valid_i && pay_ready_o;
+  assign desc_fire = desc_valid_o && desc_ready_i;
+  assign din_fire  = din_valid_o && din_ready_i;
+  assign dout_fire = dout_valid_i && dout_ready_o;
+  assign res_fire  = res_valid_i && res_ready_o;
+  assign axis_fire = m_axis_tvalid && m_axis_tready;
+
+  logic [LW-1:0] job_len;
+  assign job_len = LW'(job_hdr_i.chunk_len);
+
+  // ---- Requester: stream rules, chunk_len bound, payload beat count.
+  logic [BW-1:0] pay_left_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pay_left_q <= '0;
+    else if (job_fire) pay_left_q <= BW'((32'(job_len) + Bytes - 1) / Bytes);
+    else if (pay_fire) pay_left_q <= pay_left_q - BW'(1);
+  end
+  always_comb if (rst_ni) begin
+    if (job_valid_i) assume (32'(job_hdr_i.chunk_len) <= MaxLen);
+    if (pay_left_q == '0) assume (!pay_valid_i);
+    if (pay_valid_i) assume (pay_last_i == (pay_left_q == BW'(1)));
+  end
+
+  // ---- The counter (protocol §10).
+  logic [CountW:0] sh_count_q;
+  logic [47:0]     last_cnt_q;
+  logic            any_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sh_count_q <= (CountW + 1)'(1);
+      any_q      <= 1'b0;
+      last_cnt_q <= '0;
+    end else if (ctr_reset_i) begin
+      sh_count_q <= (CountW + 1)'(1);
+      any_q      <= 1'b0;
+    end else if (job_fire) begin
+      sh_count_q <= sh_count_q + 1'b1;
+      any_q      <= 1'b1;
+      last_cnt_q <= asg_counter_o[47:0];
+    end
+  end
+  always_comb if (rst_ni) begin
+    assert (32'(sh_count_q) <= Last + 1);
+    assert (32'(count_q) == 32'(sh_count_q));
+    assert (in_busy_q == (pay_left_q != '0));
+    assert (asg_valid_o == job_fire);
+    assert (exhausted_o == (32'(sh_count_q) == Last + 1));
+    if (exhausted_o || ctr_reset_i) assert (!job_ready_o);
+    if (job_fire) begin
+      assert (asg_meta_o == job_meta_i);
+      assert (asg_counter_o == {epoch_i, 48'(sh_count_q)});
+      assert (32'(sh_count_q) >= 1 && 32'(sh_count_q) <= Last);
+      if (any_q) assert (asg_counter_o[47:0] > last_cnt_q);
+    end
+  end
+
+  // ---- Accepted jobs waiting for their descriptor, in acceptance order: {len, staged}.
+  logic [NumStage:0][LW-1:0] acc_len_q;
+  logic [NumStage:0]         acc_staged_q;
+  logic [QW:0]               acc_n_q, acc_mid;
+  logic                      staged_now;
+  assign acc_mid    = acc_n_q - (QW + 1)'(desc_fire);
+  // The payload being received belongs to the newest accepted job.
+  assign staged_now = pay_fire && pay_last_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      acc_n_q      <= '0;
+      acc_staged_q <= '0;
+      acc_len_q    <= '0;
+    end else begin
+      if (desc_fire) begin
+        for (int unsigned i = 0; i < NumStage; i++) begin
+          acc_len_q[i]    <= acc_len_q[i + 1];
+          acc_staged_q[i] <= acc_staged_q[i + 1];
+        end
+      end
+      if (staged_now && acc_mid != '0) acc_staged_q[acc_mid - 1'b1] <= 1'b1;
+      if (job_fire) begin
+        acc_len_q[acc_mid]    <= job_len;
+        acc_staged_q[acc_mid] <= (job_len == '0);
+      end
+      acc_n_q <= acc_mid + (QW + 1)'(job_fire);
+    end
+  end
+
+  // ---- The pool's view of each stage: descriptor taken, result seen, dout beats left.
+  logic [NumStage-1:0]         pl_busy_q, pl_res_q;
+  logic [NumStage-1:0][BW-1:0] pl_left_q;
+  logic [NumStage-1:0][LW-1:0] pl_len_q;
+  logic [StW-1:0] dm, rm, pm;
+  assign dm = StW'(dout_data_i.meta);
+  assign rm = StW'(res_data_i.meta);
+  assign pm = StW'(desc_data_o.meta);
+  always_comb if (rst_ni) begin
+    if (dout_valid_i) begin
+      assume (32'(dout_data_i.meta) < NumStage);
+      assume (pl_busy_q[dm] && pl_left_q[dm] != '0);
+      assume (dout_data_i.last == (pl_left_q[dm] == BW'(1)));
+    end
+    if (res_valid_i) begin
+      assume (32'(res_data_i.meta) < NumStage);
+      assume (pl_busy_q[rm] && !pl_res_q[rm]);
+    end
+  end
+
+  // Finished messages (result and every dout beat seen) in the order the sealer completes them:
+  // a last dout beat completes before a result of the same cycle (the tag is written after).
+  logic [NumStage:0][LW-1:0] cq_len_q;
+  logic [QW:0]               cq_n_q;
+  logic                      fin_d, fin_r;
+  assign fin_d = dout_fire && dout_data_i.last && pl_res_q[dm];
+  assign fin_r = res_fire && (pl_left_q[rm] == '0 || (dout_fire && dout_data_i.last && dm == rm));
+
+  logic [QW:0] cq_mid, cq_mid2;
+  assign cq_mid  = cq_n_q - (QW + 1)'(axis_fire && m_axis_tlast);
+  assign cq_mid2 = cq_mid + (QW + 1)'(fin_d);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pl_busy_q <= '0;
+      pl_res_q  <= '0;
+      pl_left_q <= '0;
+      pl_len_q  <= '0;
+      cq_len_q  <= '0;
+      cq_n_q    <= '0;
+    end else begin
+      if (axis_fire && m_axis_tlast) begin
+        for (int unsigned i = 0; i < NumStage; i++) cq_len_q[i] <= cq_len_q[i + 1];
+      end
+      if (fin_d) cq_len_q[cq_mid] <= pl_len_q[dm];
+      if (fin_r) cq_len_q[cq_mid2] <= pl_len_q[rm];
+      cq_n_q <= cq_mid2 + (QW + 1)'(fin_r);
+      if (dout_fire) pl_left_q[dm] <= pl_left_q[dm] - BW'(1);
+      if (res_fire) pl_res_q[rm] <= 1'b1;
+      if (fin_d) pl_busy_q[dm] <= 1'b0;
+      if (fin_r) pl_busy_q[rm] <= 1'b0;
+      if (desc_fire) begin
+        pl_busy_q[pm] <= 1'b1;
+        pl_res_q[pm]  <= 1'b0;
+        pl_left_q[pm] <= beats16(LW'(desc_data_o.pt_len));
+        pl_len_q[pm]  <= LW'(desc_data_o.pt_len);
+      end
+    end
+  end
+
+  // ---- Descriptors.
+  always_comb if (rst_ni) begin
+    assert (32'(acc_n_q) <= NumStage);
+    if (desc_valid_o) begin
+      assert (acc_n_q != '0 && acc_staged_q[0]);
+      assert (32'(desc_data_o.pt_len) == 32'(acc_len_q[0]));
+      assert (32'(desc_data_o.aad_len) == 64);
+      assert (!desc_data_o.decrypt);
+      assert (32'(desc_data_o.meta) < NumStage);
+      assert (!pl_busy_q[pm]);
+    end
+  end
+
+  // ---- din: beats left per taken descriptor, in order, and whether the head has started.
+  logic [NumStage:0][BW-1:0] dq_left_q;
+  logic [QW:0]               dq_n_q;
+  logic                      started_q;
+  logic        dq_pop;
+  logic [QW:0] dq_mid;
+  assign dq_pop = din_fire && (dq_left_q[0] == BW'(1));
+  assign dq_mid = dq_n_q - (QW + 1)'(dq_pop);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dq_left_q <= '0;
+      dq_n_q    <= '0;
+      started_q <= 1'b0;
+    end else begin
+      if (din_fire && !dq_pop) dq_left_q[0] <= dq_left_q[0] - BW'(1);
+      started_q <= (din_valid_o || started_q) && !dq_pop;
+      if (dq_pop) begin
+        for (int unsigned i = 0; i < NumStage; i++) dq_left_q[i] <= dq_left_q[i + 1];
+      end
+      if (desc_fire) dq_left_q[dq_mid] <= BW'(4) + beats16(LW'(desc_data_o.pt_len));
+      dq_n_q <= dq_mid + (QW + 1)'(desc_fire);
+    end
+  end
+  always_comb if (rst_ni) begin
+    assert (32'(dq_n_q) <= NumStage);
+    if (din_valid_o) assert (dq_n_q != '0);
+    if (started_q) assert (din_valid_o);
+  end
+
+  // ---- Output packets.
+  logic [BW-1:0]    ob_q;
+  logic [BW-1:0]    nb;
+  logic [31:0]      rem;
+  logic [Bytes-1:0] keep_last;
+  assign nb        = BW'((32'(cq_len_q[0]) + 80 + Bytes - 1) / Bytes);
+  assign rem       = (32'(cq_len_q[0]) + 80) % Bytes;
+  assign keep_last = (rem == 0) ? '1 : ~({Bytes{1'b1}} << rem);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ob_q <= '0;
+    else if (axis_fire) ob_q <= m_axis_tlast ? '0 : ob_q + BW'(1);
+  end
+  always_comb if (rst_ni) begin
+    assert (32'(cq_n_q) <= NumStage);
+    if (ob_q != '0) assert (cq_n_q != '0);
+    if (m_axis_tvalid) begin
+      assert (cq_n_q != '0);
+      assert (m_axis_tlast == (ob_q == nb - BW'(1)));
+      assert (m_axis_tkeep == (m_axis_tlast ? keep_last : '1));
+    end
+  end
+
+  // ---- Stream rules: inputs assumed, outputs asserted.
+  onerma_stream_check #(.Width($bits(job_hdr_i) + 128 + MetaWidth), .Assume(1'b1)) u_job (
+    .clk_i, .rst_ni, .valid_i(job_valid_i), .ready_i(job_ready_o),
+    .data_i({job_hdr_i, job_key_i, job_meta_i}));
+  onerma_stream_check #(.Width(DataWidth + 1), .Assume(1'b1)) u_pay (
+    .clk_i, .rst_ni, .valid_i(pay_valid_i), .ready_i(pay_ready_o),
+    .data_i({pay_data_i, pay_last_i}));
+  onerma_stream_check #(.Width($bits(dout_t)), .Assume(1'b1)) u_dout (
+    .clk_i, .rst_ni, .valid_i(dout_valid_i), .ready_i(dout_ready_o), .data_i(dout_data_i));
+  onerma_stream_check #(.Width($bits(res_t)), .Assume(1'b1)) u_res (
+    .clk_i, .rst_ni, .valid_i(res_valid_i), .ready_i(res_ready_o), .data_i(res_data_i));
+  onerma_stream_check #(.Width($bits(desc_t))) u_desc (
+    .clk_i, .rst_ni, .valid_i(desc_valid_o), .ready_i(desc_ready_i), .data_i(desc_data_o));
+  onerma_stream_check #(.Width(128)) u_din (
+    .clk_i, .rst_ni, .valid_i(din_valid_o), .ready_i(din_ready_i), .data_i(din_data_o));
+  onerma_stream_check #(.Width(DataWidth + Bytes + 1)) u_axis (
+    .clk_i, .rst_ni, .valid_i(m_axis_tvalid), .ready_i(m_axis_tready),
+    .data_i({m_axis_tdata, m_axis_tkeep, m_axis_tlast}));
+
+  // ---- Reachability.
+  always_comb if (rst_ni) begin
+    cover (axis_fire && m_axis_tlast && 32'(cq_len_q[0]) == MaxLen);
+    cover (axis_fire && m_axis_tlast && cq_len_q[0] == LW'(3));
+    cover (exhausted_o);
+    cover (fin_d && fin_r);
+    cover (cq_n_q == QW'(2) && m_axis_tvalid);
+  end
+
+  // Unused here (data is the property test's).
+  logic unused;
+  assign unused = ^{nic_addr_i, job_key_i, pay_data_i, m_axis_tdata, din_data_o, res_data_i.tag,
+                    res_data_i.auth_ok, dout_data_i.data, asg_meta_o};
+
+endmodule
+
+bind onerma_seal onerma_seal_props #(
+  .DataWidth   (DataWidth),
+  .NumStage    (NumStage),
+  .MetaWidth   (MetaWidth),
+  .GcmMetaWidth(GcmMetaWidth),
+  .LenW        (LenW),
+  .MaxLen      (MaxLen),
+  .CountW      (CountW)
+) u_props (.*);
+`endif
+
+`default_nettype wire
