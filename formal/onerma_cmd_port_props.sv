@@ -6,15 +6,18 @@
 // tracker decodes every W beat (slot, out of range, beyond byte 63, written bytes at their
 // command positions) and holds it until the documented decision cycle (the first cycle after
 // the handshake with the submission register free or taken and, for a last beat, the B register
-// too). Per slot it keeps `enabled`, `pid`, the last byte written to each position and the
-// written-byte mask, cleared by every commit (applied after a same-cycle decision) and at each
-// doorbell. It predicts the submission register (slot, command, pid), the B register (one per
-// burst, in order, SLVERR iff a beat of the burst was refused) and the refusal pulses; all are
-// asserted equal to the design. Assumed: the AXI master keeps the stream rule on AW, W and AR,
-// AWSIZE <= the bus, no burst crosses 4 KB, WLAST marks a burst's last beat. Asserted besides:
-// the stream rule on the submission, B and R outputs, zero/OKAY read data with RLAST on the
-// burst's last beat, and the invariants tying the RAMs, the read registers and the bypass to the
-// shadow (what k-induction needs).
+// too). Per slot it keeps `enabled`, `pid` and the written-byte mask, cleared by every commit
+// (applied after a same-cycle decision) and at each doorbell. The command bytes are followed
+// through two symbolic constants: one slot `s` and one byte position `p` (registers holding
+// their unconstrained initial value): the shadow keeps only the last byte written at position p
+// of slot s. It predicts the submission register (valid, slot, pid, and byte p of a command of
+// slot s), the B register (one per burst, in order, SLVERR iff a beat of the burst was refused)
+// and the refusal pulses; all are asserted equal to the design. Since s and p are arbitrary,
+// every byte of every slot's command is proven. Assumed: the AXI master keeps the stream rule
+// on AW, W and AR, AWSIZE <= the bus, no burst crosses 4 KB, WLAST marks a burst's last beat.
+// Asserted besides: the stream rule on the submission, B and R outputs, zero/OKAY read data with
+// RLAST on the burst's last beat, and the invariants tying the mask RAM, byte p of slot s's
+// buffer RAM, the read registers and the bypass to the shadow (what k-induction needs).
 `ifdef FORMAL
 module onerma_cmd_port_props #(
   parameter int unsigned NumSlots  = 2,
@@ -101,6 +104,15 @@ module onerma_cmd_port_props #(
   localparam int unsigned LaneW = $clog2(BusBytes);
   localparam int unsigned PageW = AddrWidth - 12;
 
+  // Symbolic constants (registers holding their unconstrained initial value): the followed
+  // slot s and command byte position p.
+  logic [SlotW-1:0] s;
+  logic [5:0]       p;
+  always_ff @(posedge clk_i) begin
+    s <= s;
+    p <= p;
+  end
+
   logic past_valid_q = 1'b0;
   always_ff @(posedge clk_i) past_valid_q <= 1'b1;
   always_comb if (!past_valid_q) assume (!rst_ni);
@@ -169,32 +181,33 @@ module onerma_cmd_port_props #(
   // The beat of this W handshake: bytes [c_addr, end of its size-aligned block) of the page.
   logic [12:0]  b_lo, b_hi;
   logic [63:0]  b_mask;
-  logic [511:0] b_data;
+  logic [7:0]   b_byte;
   always_comb begin
     b_lo = 13'(c_addr[11:0]);
     b_hi = 13'(((32'(c_addr[11:0]) >> c_size) + 1) << c_size);  // exclusive
     for (int unsigned i = 0; i < 64; i++) begin
       // Page byte i is on lane i mod the bus width.
-      b_mask[i]        = (13'(i) >= b_lo) && (13'(i) < b_hi) && s_axi_wstrb_i[i % BusBytes];
-      b_data[8*i +: 8] = s_axi_wdata_i[8*(i % BusBytes) +: 8];
+      b_mask[i] = (13'(i) >= b_lo) && (13'(i) < b_hi) && s_axi_wstrb_i[i % BusBytes];
     end
+    // The beat's byte for position p.
+    b_byte = s_axi_wdata_i[8*(32'(p) % BusBytes) +: 8];
   end
 
   // ---- The beat waiting for its decision.
   logic               p_valid_q, p_last_q, p_oor_q, p_beyond_q;
   logic [SlotW-1:0]   p_slot_q;
   logic [63:0]        p_mask_q;
-  logic [511:0]       p_data_q;
+  logic [7:0]         p_byte_q;
   logic [IdWidth-1:0] p_id_q;
 
   // ---- Per-slot shadow and the predicted output registers.
   logic [NumSlots-1:0] sh_en_q;
   logic [31:0]         sh_pid_q  [NumSlots];
   logic [63:0]         sh_mask_q [NumSlots];
-  logic [511:0]        sh_buf_q  [NumSlots];
+  logic [7:0]          sh_byte_q;   // last byte written at position p of slot s
   logic                e_sv_q, e_bv_q, e_berr_q;
   logic [SlotW-1:0]    e_sslot_q;
-  logic [511:0]        e_scmd_q;
+  logic [7:0]          e_sbyte_q;   // byte p of the command (if of slot s)
   logic [31:0]         e_spid_q;
   logic [IdWidth-1:0]  e_bid_q;
   logic [1:0]          e_bresp_q;
@@ -209,13 +222,8 @@ module onerma_cmd_port_props #(
   wire          acc     = !p_oor_q && en && !busy && !p_beyond_q;
   wire [63:0]   newmask = sh_mask_q[p_slot_q] | p_mask_q;
   wire          door    = acc && (newmask == '1);
-  logic [511:0] merged, merged_be;
-  always_comb begin
-    for (int unsigned i = 0; i < 64; i++) begin
-      merged[8*i +: 8]          = p_mask_q[i] ? p_data_q[8*i +: 8] : sh_buf_q[p_slot_q][8*i +: 8];
-      merged_be[8*(63-i) +: 8]  = merged[8*i +: 8];
-    end
-  end
+  wire [7:0]    merged  = p_mask_q[p] ? p_byte_q : sh_byte_q;
+  wire [511:0]  sub_bits = 512'(sub_cmd_o);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -225,7 +233,7 @@ module onerma_cmd_port_props #(
       e_bv_q    <= 1'b0;
       e_berr_q  <= 1'b0;
       e_ract_q  <= 1'b0;
-      for (int unsigned s = 0; s < NumSlots; s++) sh_mask_q[s] <= '0;
+      for (int unsigned j = 0; j < NumSlots; j++) sh_mask_q[j] <= '0;
     end else begin
       if (dec) p_valid_q <= 1'b0;
       if (w_hs) begin
@@ -235,13 +243,11 @@ module onerma_cmd_port_props #(
         p_beyond_q <= (c_addr[11:0] & ~12'(BusBytes - 1)) >= 12'd64;
         p_slot_q   <= c_addr[12 +: SlotW];
         p_mask_q   <= b_mask;
-        p_data_q   <= b_data;
+        p_byte_q   <= b_byte;
         p_id_q     <= c_id;
       end
       if (dec && acc) begin
-        for (int unsigned i = 0; i < 64; i++) begin
-          if (p_mask_q[i]) sh_buf_q[p_slot_q][8*i +: 8] <= p_data_q[8*i +: 8];
-        end
+        if (p_slot_q == s && p_mask_q[p]) sh_byte_q <= p_byte_q;
         sh_mask_q[p_slot_q] <= door ? '0 : newmask;
       end
       if (cfg_valid_i) begin
@@ -252,7 +258,7 @@ module onerma_cmd_port_props #(
       if (dec && door) begin
         e_sv_q    <= 1'b1;
         e_sslot_q <= p_slot_q;
-        e_scmd_q  <= merged_be;
+        e_sbyte_q <= merged;
         e_spid_q  <= sh_pid_q[p_slot_q];
       end else if (sub_ready_i) begin
         e_sv_q <= 1'b0;
@@ -281,7 +287,8 @@ module onerma_cmd_port_props #(
     assert (sub_valid_o == e_sv_q);
     if (e_sv_q) begin
       assert (sub_slot_o == e_sslot_q);
-      assert (sub_cmd_o == onerma_pkg::cmd_t'(e_scmd_q));
+      // Command byte p (byte 0 is the struct's most significant byte).
+      if (e_sslot_q == s) assert (sub_bits[8*(63-32'(p)) +: 8] == e_sbyte_q);
       assert (sub_pid_o == e_spid_q);
     end
     assert (s_axi_bvalid_o == e_bv_q);
@@ -320,27 +327,23 @@ module onerma_cmd_port_props #(
       assert (stb_last_q == p_last_q && stb_id_q == p_id_q);
       // (A beat beyond byte 63 is refused; its bytes are never used.)
       if (!p_beyond_q) assert (bmask == p_mask_q);
-      for (int unsigned i = 0; i < 64; i++) begin
-        if (p_mask_q[i]) assert (bdata[8*i +: 8] == p_data_q[8*i +: 8]);
-      end
+      if (p_mask_q[p]) assert (bdata[8*32'(p) +: 8] == p_byte_q);
     end
     assert (err_acc_q == e_berr_q);
     assert (enabled_q == sh_en_q);
     assert (rd_active_q == e_ract_q);
     if (e_ract_q) assert (rd_left_q == e_rleft_q && rd_id_q == e_rid_q);
-    for (int unsigned s = 0; s < NumSlots; s++) begin
-      if (sh_en_q[s]) assert (pid_mem[s] == sh_pid_q[s]);
-      assert ((mvalid_q[s] ? mask_mem[s] : 64'd0) == sh_mask_q[s]);
-      for (int unsigned i = 0; i < 64; i++) begin
-        if (sh_mask_q[s][i]) assert (buf_mem[s][8*i +: 8] == sh_buf_q[s][8*i +: 8]);
-      end
+    for (int unsigned j = 0; j < NumSlots; j++) begin
+      if (sh_en_q[j]) assert (pid_mem[j] == sh_pid_q[j]);
+      assert ((mvalid_q[j] ? mask_mem[j] : 64'd0) == sh_mask_q[j]);
     end
+    if (sh_mask_q[s][p]) assert (buf_mem[s][8*32'(p) +: 8] == sh_byte_q);
     // The read registers plus the bypass show the RAMs as they are now.
     if (stb_valid_q) begin
       assert ((byp_hit ? byp_mask_q : mask_rd_q) == mask_mem[stb_slot_q]);
-      for (int unsigned i = 0; i < 64; i++) begin
-        assert (((byp_hit && byp_bmask_q[i]) ? byp_data_q[8*(i % BusBytes) +: 8]
-                                             : buf_rd_q[8*i +: 8]) == buf_mem[stb_slot_q][8*i +: 8]);
+      if (stb_slot_q == s) begin
+        assert (((byp_hit && byp_bmask_q[p]) ? byp_data_q[8*(32'(p) % BusBytes) +: 8]
+                                             : buf_rd_q[8*32'(p) +: 8]) == buf_mem[s][8*32'(p) +: 8]);
       end
     end
   end
