@@ -28,6 +28,15 @@ pub fn to_words(b: &Block) -> [u32; 4] {
     be_to_words(b)
 }
 
+/// A port value of `N` words from the first words of `v` (the rest zero): a wide port driven
+/// from a vector built at run time.
+pub fn padded<const N: usize>(v: &[u32]) -> [u32; N] {
+    let mut a = [0u32; N];
+    let n = v.len().min(N);
+    a[..n].copy_from_slice(&v[..n]);
+    a
+}
+
 /// Inverse of [`to_words`].
 pub fn from_words(w: &[u32; 4]) -> Block {
     let mut b = [0u8; 16];

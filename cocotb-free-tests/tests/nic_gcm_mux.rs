@@ -12,7 +12,7 @@
 //! own messages' dout beats (in order) and results, with its meta; every message completes; the
 //! stream rules on every output of the mux (held valid, stable payload).
 
-use onerma_rtl_tests::bits::{get_bits, put_bits};
+use onerma_rtl_tests::bits::{get_bits, padded, put_bits};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -62,13 +62,6 @@ struct Sample {
     p_res_ready: bool,
 }
 
-fn arr<const N: usize>(v: &[u32]) -> [u32; N] {
-    let mut a = [0u32; N];
-    let n = v.len().min(N);
-    a[..n].copy_from_slice(&v[..n]);
-    a
-}
-
 macro_rules! dut {
     ($m:ident, $clients:expr, $meta:expr) => {
         impl Dut for onerma_rtl::$m::Model {
@@ -77,17 +70,17 @@ macro_rules! dut {
             onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(&mut self, p: &Drive) {
                 self.set_c_desc_valid_i(p.c_desc_valid as _);
-                self.set_c_desc_data_i(&arr(&p.c_desc));
+                self.set_c_desc_data_i(&padded(&p.c_desc));
                 self.set_c_din_valid_i(p.c_din_valid as _);
-                self.set_c_din_data_i(&arr(&p.c_din));
+                self.set_c_din_data_i(&padded(&p.c_din));
                 self.set_c_dout_ready_i(p.c_dout_ready as _);
                 self.set_c_res_ready_i(p.c_res_ready as _);
                 self.set_p_desc_ready_i(u8::from(p.p_desc_ready));
                 self.set_p_din_ready_i(u8::from(p.p_din_ready));
                 self.set_p_dout_valid_i(u8::from(p.p_dout.is_some()));
-                self.set_p_dout_data_i(&arr(p.p_dout.as_deref().unwrap_or(&[])));
+                self.set_p_dout_data_i(&padded(p.p_dout.as_deref().unwrap_or(&[])));
                 self.set_p_res_valid_i(u8::from(p.p_res.is_some()));
-                self.set_p_res_data_i(&arr(p.p_res.as_deref().unwrap_or(&[])));
+                self.set_p_res_data_i(&padded(p.p_res.as_deref().unwrap_or(&[])));
             }
             fn sample(&self) -> Sample {
                 Sample {

@@ -9,7 +9,7 @@
 //! timer arm with `t_disp + op_timeout`.
 
 use onerma_layouts::{Cmd, Hdr, MsgType, OpType, Status};
-use onerma_rtl_tests::bits::{be_to_words, words_to_be};
+use onerma_rtl_tests::bits::{be_to_words, from_words, words_to_be};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -66,11 +66,7 @@ macro_rules! dut {
             fn sample(&self) -> Sample {
                 let mut hdr = [0u8; 64];
                 words_to_be(&self.job_hdr_o(), &mut hdr);
-                let k = self.job_key_o();
-                let key = k
-                    .iter()
-                    .enumerate()
-                    .fold(0u128, |a, (i, w)| a | (u128::from(*w) << (32 * i)));
+                let key = u128::from_be_bytes(from_words(&self.job_key_o()));
                 Sample {
                     disp_ready: self.disp_ready_o() != 0,
                     arm: (self.arm_o() != 0)

@@ -9,7 +9,7 @@
 
 use onerma_layouts::{Hdr, MsgType, OpType, Status};
 use onerma_model::crypto::{Crypto, iv, key_from_u128};
-use onerma_rtl_tests::bits::be_to_words;
+use onerma_rtl_tests::bits::{be_to_words, from_words, padded, to_words};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -40,22 +40,6 @@ struct Sample {
     obs: u8,
 }
 
-fn words4(v: u128) -> [u32; 4] {
-    [
-        v as u32,
-        (v >> 32) as u32,
-        (v >> 64) as u32,
-        (v >> 96) as u32,
-    ]
-}
-
-fn arr<const N: usize>(v: &[u32]) -> [u32; N] {
-    let mut a = [0u32; N];
-    let n = v.len().min(N);
-    a[..n].copy_from_slice(&v[..n]);
-    a
-}
-
 macro_rules! dut {
     ($m:ident, $width:expr) => {
         impl Dut for onerma_rtl::$m::Model {
@@ -65,22 +49,18 @@ macro_rules! dut {
                 let (h, tag, key, meta) = d.job.unwrap_or(([0; 16], 0, 0, 0));
                 self.set_job_valid_i(u8::from(d.job.is_some()));
                 self.set_job_hdr_i(&h);
-                self.set_job_tag_i(&words4(tag));
-                self.set_job_key_i(&words4(key));
+                self.set_job_tag_i(&to_words(&tag.to_be_bytes()));
+                self.set_job_key_i(&to_words(&key.to_be_bytes()));
                 self.set_job_meta_i(meta);
                 let (p, last) = d.pay.clone().unwrap_or((Vec::new(), false));
                 self.set_pay_valid_i(u8::from(d.pay.is_some()));
-                self.set_pay_data_i(&arr(&p));
+                self.set_pay_data_i(&padded(&p));
                 self.set_pay_last_i(u8::from(last));
                 self.set_dout_ready_i(u8::from(d.dout_ready));
                 self.set_res_ready_i(u8::from(d.res_ready));
             }
             fn sample(&self) -> Sample {
-                let w = self.dout_data_o();
-                let v = w
-                    .iter()
-                    .enumerate()
-                    .fold(0u128, |a, (i, x)| a | (u128::from(*x) << (32 * i)));
+                let v = u128::from_be_bytes(from_words(&self.dout_data_o()));
                 Sample {
                     job_ready: self.job_ready_o() != 0,
                     pay_ready: self.pay_ready_o() != 0,

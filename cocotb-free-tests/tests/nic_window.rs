@@ -8,6 +8,7 @@
 //! and reports done; a readout gives exactly the landed bytes, in order, in AXI lane order,
 //! ceil(bytes / width) beats with `last` on the final one; every line is free at the end.
 
+use onerma_rtl_tests::bits::to_words;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -43,17 +44,6 @@ struct Sample {
     out: Option<(Vec<u8>, bool)>,
 }
 
-/// A GCM beat (byte 0 in bits 127:120) as port words (word 0 = bits 31:0).
-fn gcm_words(b: &[u8; 16]) -> [u32; 4] {
-    let v = u128::from_be_bytes(*b);
-    [
-        v as u32,
-        (v >> 32) as u32,
-        (v >> 64) as u32,
-        (v >> 96) as u32,
-    ]
-}
-
 /// Port words in AXI lane order (byte 0 in bits 7:0) as bytes.
 fn lane_bytes(w: &[u32]) -> Vec<u8> {
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
@@ -71,7 +61,7 @@ macro_rules! dut {
                 self.set_land_valid_i(u8::from(d.land.is_some()));
                 self.set_land_owner_i(lo as _);
                 self.set_land_chunk_i(lc as _);
-                self.set_land_data_i(&gcm_words(&ld));
+                self.set_land_data_i(&to_words(&ld));
                 self.set_take_ready_i(u8::from(d.take_ready));
                 self.set_take_line_i(d.take_line as _);
                 let (uo, uc, ur) = d.uw.unwrap_or((0, 0, false));
