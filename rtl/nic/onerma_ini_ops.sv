@@ -159,7 +159,8 @@ module onerma_ini_ops #(
   output logic [6:0]           refund_lines_o,
 
   // Drop counters (protocol §12).
-  output logic                 drop_stale_o,
+  // Up to two stale frames a cycle: a header refused, and a result the op can no longer use.
+  output logic [1:0]           drop_stale_o,
   output logic                 drop_dup_o,
   output logic                 drop_auth_o,
   output logic                 drop_hold_o
@@ -399,8 +400,9 @@ module onerma_ini_ops #(
   end
 
   logic hdr_acc;
+  logic res_stale;
   assign hdr_acc      = hdr_fire && h_acc;
-  assign drop_stale_o = hdr_fire && h_stale || res_stale;
+  assign drop_stale_o = 2'(hdr_fire && h_stale) + 2'(res_stale);
   assign drop_hold_o  = hdr_fire && h_hold;
   assign drop_dup_o   = hdr_fire && h_dup;
 
@@ -465,7 +467,6 @@ module onerma_ini_ops #(
   logic [1:0]           r_chunk;
   logic [SlotWidth-1:0] r_slot;
   logic                 r_live;
-  logic                 res_stale;
 
   assign res_ready_o = uwq_in_ready && rmq_in_ready;
   assign res_fire    = res_valid_i && res_ready_o;
