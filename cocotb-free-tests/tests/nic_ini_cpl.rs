@@ -7,24 +7,29 @@
 //! A stream of record jobs (random slots, statuses, op types, seqs, ages of `t_sub` and
 //! `t_disp`, dispatched or not) to completion regions that are registered, unregistered, out of
 //! the table, without `perm_local_write`, outside host memory, with a stale `gen`, or at an
-//! offset past the region's end; random back-pressure on every AXI channel, the RRT port and the
-//! done stream. The test drives `now_i` itself (starting near the wrap of the time count).
+//! offset past the region's end; region bases 16-byte aligned or not (records then straddle two
+//! bus beats); SLVERR / DECERR ranges at any byte (a straddling record may be written in part);
+//! random back-pressure on every AXI channel, the RRT port and the done stream. The test drives
+//! `now_i` itself (starting near the wrap of the time count).
 //!
-//! Checked: every record that passes the check is one AW of 16 bytes at its address and one W
-//! beat in job order, whose strobed lanes decode (`Cpl::from_bytes`) to the job's valid, status,
-//! op type, slot and seq, with `total_delay` between the job's acceptance and the W beat (in the
-//! test's own cycles, saturated at 2^32 - 1), `issue_delay` exactly `t_disp - t_sub` (saturated)
-//! or equal to `total_delay` for an op never dispatched; no W beat for a record that fails the
-//! check; one done per job in job order with its slot and ok iff the write passed the check and
-//! the memory answered OKAY; `err_cq_write_o` exactly at the failed dones' handshakes; memory
-//! afterwards byte-exact: the records written OKAY, nothing else.
+//! Checked: every record that passes the check is one AW at its address and its W beats in job
+//! order, strobed exactly on the record's bytes, which decode (`Cpl::from_bytes`) to the job's
+//! valid, status, op type, slot and seq, with `total_delay` between the job's acceptance and its
+//! last W beat (in the test's own cycles, saturated at 2^32 - 1), `issue_delay` exactly
+//! `t_disp - t_sub` (saturated) or equal to `total_delay` for an op never dispatched; no W beat
+//! for a record that fails the check; one done per job in job order with its slot and ok iff
+//! the write passed the check and the memory answered every beat OKAY; `err_cq_write_o` exactly
+//! at the failed dones' handshakes; memory afterwards byte-exact: the bytes of every beat
+//! answered OKAY, nothing else.
 
 use std::collections::VecDeque;
 
 use onerma_layouts::{Cpl, RrtEntry, Status};
 use onerma_rtl_tests::axi::{Addr, AxiMem, MasterOut, MemConfig, Resp, SlaveOut, WBeat};
 use onerma_rtl_tests::bits::get_bits;
-use onerma_rtl_tests::dma::{DmaStatus, PERM_LOCAL_WRITE, Req, Rrt, invalid_entry, passes};
+use onerma_rtl_tests::dma::{
+    Burst, DmaStatus, PERM_LOCAL_WRITE, Req, Rrt, beat_range, cut, invalid_entry, passes,
+};
 use onerma_rtl_tests::{RuleMonitor, Sink, Source, Throttle};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -171,6 +176,9 @@ struct Made {
     disp_age: u64,
     /// The outcome §4.1 and the memory give the record write.
     want: DmaStatus,
+    /// Its one burst (records never cross 4 KB here) and each beat's error answer.
+    burst: Burst,
+    beat_err: Vec<Option<Resp>>,
     t_acc: Option<u64>,
     /// The record as its W beat carried it (passing records only).
     wrote: Option<[u8; REC]>,
@@ -181,6 +189,10 @@ struct Stats {
     by_status: [usize; 4],
     saturated: usize,
     undispatched: usize,
+    /// Records written in two bus beats.
+    straddling: usize,
+    /// Records whose one beat was answered OKAY and the other not (written in part).
+    partial: usize,
     cycles: u64,
 }
 
@@ -190,10 +202,10 @@ fn sat(d: u64) -> u32 {
 }
 
 /// A completion region: registered and permitted, without `perm_local_write`, unregistered,
-/// or outside host memory. Bases and sizes are multiples of 16, so records sit in 16-byte
-/// slots and never share a bus beat with another record only partly.
-fn region(rng: &mut StdRng, kind: u8) -> RrtEntry {
-    let base = 16 * rng.random_range(0..MEM / 32);
+/// or outside host memory. Bases are `r` modulo 16 and sizes multiples of 16, so the records of
+/// a run sit in the same 16-byte slots (equal or disjoint) and straddle bus beats when `r` != 0.
+fn region(rng: &mut StdRng, kind: u8, r: u64) -> RrtEntry {
+    let base = 16 * rng.random_range(0..MEM / 32 - 1) + r;
     let size = 16 * rng.random_range(1..=(MEM - base) / 16);
     let perm = rng.random_range(0u8..32);
     let mut e = RrtEntry {
@@ -212,7 +224,7 @@ fn region(rng: &mut StdRng, kind: u8) -> RrtEntry {
         0 => {}
         1 => e.perm_local_write = 0,
         2 => e.valid = 0,
-        _ => e.base_addr = (1 << 40) + 16 * rng.random_range(0..1024),
+        _ => e.base_addr = (1 << 40) + 16 * rng.random_range(0..1024) + r,
     }
     e
 }
@@ -226,17 +238,18 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
         (1u64 << D::TW) - 1
     };
     let thr = |p: u8, s: u64| Throttle::new(seed ^ s, f64::from(p) / 100.0).expect("p");
-    // Error ranges of whole 64-byte lines: a record is answered wholly OKAY or wholly not.
+    // Error ranges at any byte: a record's beats are answered each on its own, so a record
+    // across two beats may be written in part (and reported failed).
     let mut errors = Vec::new();
     if k.errors {
         for _ in 0..4 {
-            let a = 64 * rng.random_range(0..MEM / 64 - 8);
+            let a = rng.random_range(0..MEM - 512);
             let resp = if rng.random() {
                 Resp::SlvErr
             } else {
                 Resp::DecErr
             };
-            errors.push((a..a + 64 * rng.random_range(1..8), resp));
+            errors.push((a..a + rng.random_range(1..256), resp));
         }
     }
     let mut mem = AxiMem::new(MemConfig {
@@ -253,9 +266,15 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
     let init: Vec<u8> = (0..MEM).map(|_| rng.random()).collect();
     mem.load(0, &init).expect("load");
 
-    // Region 0 is always usable; the others of any kind, mostly usable.
+    // Region 0 is always usable; the others of any kind, mostly usable. Half the runs have
+    // region bases that are not 16-byte aligned (§2.2 aligns only cq_offset).
+    let r = if rng.random() {
+        0
+    } else {
+        rng.random_range(1..16)
+    };
     let rrt = {
-        let mut v = vec![(region(&mut rng, 0), rng.random())];
+        let mut v = vec![(region(&mut rng, 0, r), rng.random())];
         for _ in 1..REGIONS {
             let kind = match rng.random_range(0u8..10) {
                 5 | 6 => 1,
@@ -263,7 +282,7 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
                 8 => 3,
                 _ => 0,
             };
-            v.push((region(&mut rng, kind), rng.random()));
+            v.push((region(&mut rng, kind, r), rng.random()));
         }
         v
     };
@@ -283,6 +302,9 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
     let mut aw_next: VecDeque<usize> = VecDeque::new();
     let mut w_next: VecDeque<usize> = VecDeque::new();
     let mut aw_held = false;
+    // The W beats of the record at the head of `w_next` so far.
+    let mut w_beats = 0usize;
+    let mut w_bytes = [0u8; REC];
     let mut st = Stats::default();
     let limit = count as u64 * 400 + 20_000;
     let mut cycle = 0u64;
@@ -315,16 +337,38 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
                 1 | 2 => rng.random_range(0..REGIONS),
                 _ => good[rng.random_range(0..good.len())],
             };
-            let (e, rgen) = rrt.read(cq_region);
+            let (e, _) = rrt.read(cq_region);
             let slots = e.size / 16;
             let off = match rng.random_range(0u8..20) {
                 // Just past the end, or at the last slot.
                 0 => e.size,
                 1 => e.size.saturating_sub(16),
                 _ if slots > 0 => 16 * rng.random_range(0..slots),
-                _ => 16 * rng.random_range(0..MEM / 16),
+                _ => 16 * rng.random_range(0..MEM / 16 - 1) + r,
             };
-            let cq_addr = e.base_addr.wrapping_add(off);
+            let mut cq = (cq_region, e.base_addr.wrapping_add(off));
+            // Sometimes the record whose second bus beat starts an error range, in a usable
+            // region that holds it (written in part when it straddles the beat boundary).
+            if !errors.is_empty() && rng.random_range(0u8..8) == 0 {
+                let start = errors[rng.random_range(0..errors.len())].0.start;
+                let beat = start & !(bytes as u64 - 1);
+                let a = (beat.saturating_sub(16) & !15) + r;
+                let a = if a + 16 <= beat { a + 16 } else { a };
+                if let Some(g) = good.iter().find(|g| {
+                    let (e, _) = rrt.read(**g);
+                    a >= e.base_addr && a + 16 <= e.base_addr + e.size
+                }) {
+                    cq = (*g, a);
+                }
+            }
+            let (cq_region, cq_addr) = cq;
+            let (e, rgen) = rrt.read(cq_region);
+            // Not across a 4 KB boundary (one burst per record; the DMA's cut is its own test).
+            let cq_addr = if cq_addr % 4096 > 4096 - REC as u64 {
+                cq_addr - 16
+            } else {
+                cq_addr
+            };
             let cq_gen = if rng.random_range(0u8..15) == 0 {
                 rgen.wrapping_sub(1)
             } else {
@@ -351,16 +395,24 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
                 perm: PERM_LOCAL_WRITE,
                 tag: job.slot as u8,
             };
+            // The memory's answer per beat (the first error range holding a byte of the
+            // beat, or DECERR past the memory), the burst's the worst of them.
+            let burst = cut(&req, bytes, 256)[0];
+            let beat_err: Vec<Option<Resp>> = (0..burst.beats)
+                .map(|n| {
+                    let b = beat_range(&burst, n, bytes);
+                    errors
+                        .iter()
+                        .find(|(e, _)| u128::from(e.start) < b.end && b.start < u128::from(e.end))
+                        .map(|(_, resp)| *resp)
+                        .or_else(|| (b.end > u128::from(MEM)).then_some(Resp::DecErr))
+                })
+                .collect();
             let want = if !passes(&e, rgen, &req) {
                 DmaStatus::Region
             } else {
-                let lo = cq_addr & !(bytes as u64 - 1);
-                let hit = errors
-                    .iter()
-                    .find(|(r, _)| r.start < lo + bytes as u64 && lo < r.end)
-                    .map(|(_, resp)| *resp);
-                match hit.or_else(|| (lo + bytes as u64 > MEM).then_some(Resp::DecErr)) {
-                    Some(resp) => DmaStatus::from_resp(resp),
+                match beat_err.iter().flatten().max() {
+                    Some(resp) => DmaStatus::from_resp(*resp),
                     None => DmaStatus::Ok,
                 }
             };
@@ -371,6 +423,8 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
                 age,
                 disp_age,
                 want,
+                burst,
+                beat_err,
                 t_acc: None,
                 wrote: None,
             });
@@ -420,55 +474,73 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
                 let i = aw_next.pop_front().ok_or_else(|| {
                     TestCaseError::fail(format!("cycle {cycle}: AW {aw:?} without a record"))
                 })?;
-                let a = jobs[i].job.cq_addr;
-                prop_assert_eq!(aw.addr, a, "cycle {}: AW of record {}", cycle, i);
-                prop_assert_eq!(aw.beats(), 1, "cycle {}: AW of record {}", cycle, i);
+                let bu = jobs[i].burst;
+                prop_assert_eq!(aw.addr, bu.addr, "cycle {}: AW of record {}", cycle, i);
+                prop_assert_eq!(aw.beats(), bu.beats, "cycle {}: AW of record {}", cycle, i);
             }
             aw_held = !s.aw_ready;
         } else {
             aw_held = false;
         }
-        // A W beat: the next passing record, its 16 lanes strobed, decoded and checked.
+        // A W beat: the next beat of the next passing record, strobed exactly on the record's
+        // bytes it carries; the record's last beat completes it: decoded and checked.
         if let (Some(w), true) = (&o.m.w, s.w_ready) {
-            let i = w_next.pop_front().ok_or_else(|| {
+            let i = *w_next.front().ok_or_else(|| {
                 TestCaseError::fail(format!("cycle {cycle}: W beat without a record"))
             })?;
             let m = &mut jobs[i];
-            let off = (m.job.cq_addr % bytes as u64) as usize;
-            let strb = ((1u64 << REC) - 1) << off;
+            let a = u128::from(m.job.cq_addr);
+            let full = beat_range(&m.burst, w_beats, bytes);
+            let mut strb = 0u64;
+            for x in full.start.max(a)..full.end.min(a + REC as u128) {
+                let lane = (x % bytes as u128) as usize;
+                strb |= 1 << lane;
+                w_bytes[(x - a) as usize] = w.data[lane];
+            }
             prop_assert_eq!(w.strb, strb, "cycle {}: WSTRB of record {}", cycle, i);
-            prop_assert!(w.last, "cycle {}: WLAST of record {}", cycle, i);
-            let mut b = [0u8; REC];
-            b.copy_from_slice(&w.data[off..off + REC]);
-            let rec =
-                Cpl::from_bytes(&b).map_err(|e| TestCaseError::fail(format!("record {i}: {e}")))?;
-            let j = &m.job;
+            w_beats += 1;
             prop_assert_eq!(
-                (rec.valid, rec.status, rec.op_type, rec.slot, rec.seq),
-                (1, j.status, j.op_type, j.slot, j.seq),
-                "record {}",
+                w.last,
+                w_beats == m.burst.beats,
+                "cycle {}: WLAST of record {}",
+                cycle,
                 i
             );
-            let t_acc = m.t_acc.unwrap_or(cycle);
-            let lo = sat(t_acc - m.made + m.age);
-            let hi = sat(cycle - m.made + m.age);
-            prop_assert!(
-                lo <= rec.total_delay && rec.total_delay <= hi,
-                "record {}: total_delay {} outside [{}, {}]",
-                i,
-                rec.total_delay,
-                lo,
-                hi
-            );
-            let issue = if j.dispatched {
-                sat(m.disp_age)
-            } else {
-                rec.total_delay
-            };
-            prop_assert_eq!(rec.issue_delay, issue, "record {} issue_delay", i);
-            st.saturated += usize::from(rec.total_delay == u32::MAX);
-            st.undispatched += usize::from(!j.dispatched);
-            m.wrote = Some(b);
+            if w_beats == m.burst.beats {
+                w_next.pop_front();
+                w_beats = 0;
+                let b = w_bytes;
+                let rec = Cpl::from_bytes(&b)
+                    .map_err(|e| TestCaseError::fail(format!("record {i}: {e}")))?;
+                let j = &m.job;
+                prop_assert_eq!(
+                    (rec.valid, rec.status, rec.op_type, rec.slot, rec.seq),
+                    (1, j.status, j.op_type, j.slot, j.seq),
+                    "record {}",
+                    i
+                );
+                let t_acc = m.t_acc.unwrap_or(cycle);
+                let lo = sat(t_acc - m.made + m.age);
+                let hi = sat(cycle - m.made + m.age);
+                prop_assert!(
+                    lo <= rec.total_delay && rec.total_delay <= hi,
+                    "record {}: total_delay {} outside [{}, {}]",
+                    i,
+                    rec.total_delay,
+                    lo,
+                    hi
+                );
+                let issue = if j.dispatched {
+                    sat(m.disp_age)
+                } else {
+                    rec.total_delay
+                };
+                prop_assert_eq!(rec.issue_delay, issue, "record {} issue_delay", i);
+                st.saturated += usize::from(rec.total_delay == u32::MAX);
+                st.undispatched += usize::from(!j.dispatched);
+                st.straddling += usize::from(m.burst.beats > 1);
+                m.wrote = Some(b);
+            }
         }
         if let (Some(idx), true) = (o.rrt, rrt_ready) {
             rrt.lookup(idx);
@@ -505,10 +577,23 @@ fn run<D: Dut>(seed: u64, count: usize, k: Knobs) -> Result<Stats, TestCaseError
             m.want
         );
         st.by_status[m.want as usize] += 1;
-        if m.want == DmaStatus::Ok {
-            let b = m.wrote.ok_or_else(|| TestCaseError::fail("no W beat"))?;
-            let a = m.job.cq_addr as usize;
-            expect[a..a + REC].copy_from_slice(&b);
+        if m.want == DmaStatus::Region {
+            continue;
+        }
+        // Every beat the memory answered OKAY holds its bytes of the record, also when the
+        // record's other beat failed.
+        let b = m.wrote.ok_or_else(|| TestCaseError::fail("no W beat"))?;
+        let a = u128::from(m.job.cq_addr);
+        st.partial += usize::from(
+            m.beat_err.iter().any(Option::is_some) && m.beat_err.iter().any(Option::is_none),
+        );
+        for (n, err) in m.beat_err.iter().enumerate() {
+            if err.is_none() {
+                let full = beat_range(&m.burst, n, bytes);
+                for x in full.start.max(a)..full.end.min(a + REC as u128) {
+                    expect[x as usize] = b[(x - a) as usize];
+                }
+            }
         }
     }
     let got = mem.bytes();
@@ -551,8 +636,8 @@ proptest! {
     }
 }
 
-/// A fixed mix that must reach every write outcome, saturated delays (40-bit time count) and
-/// ops never dispatched.
+/// A fixed mix that must reach every write outcome, saturated delays (40-bit time count), ops
+/// never dispatched, records across two bus beats and records written in part.
 #[test]
 fn streams_reach_every_outcome() {
     let k = Knobs {
@@ -570,10 +655,15 @@ fn streams_reach_every_outcome() {
         }
         total.saturated += s.saturated;
         total.undispatched += s.undispatched;
+        total.straddling += s.straddling;
+        total.partial += s.partial;
     }
     println!("{total:?}");
     assert!(total.by_status.iter().all(|n| *n > 0), "{total:?}");
-    assert!(total.saturated > 0 && total.undispatched > 0, "{total:?}");
+    assert!(
+        total.saturated > 0 && total.undispatched > 0 && total.straddling > 0 && total.partial > 0,
+        "{total:?}"
+    );
 }
 
 /// Records per cycle through the DMA with nothing stalling; measured and printed, not asserted.
