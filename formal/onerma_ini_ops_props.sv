@@ -26,6 +26,8 @@ module onerma_ini_ops_props #(
   input logic [SlotWidth-1:0] acc_slot_i,
   input onerma_pkg::status_e  acc_status_i,
   input onerma_pkg::cmd_t     acc_cmd_i,
+  input logic [63:0]          acc_local_addr_i,
+  input logic [15:0]          acc_local_gen_i,
   input logic                 exp_valid_i,
   input logic [SlotWidth-1:0] exp_slot_i,
   input logic                 arm_i,
@@ -206,6 +208,10 @@ module onerma_ini_ops_props #(
   logic [3:0]  eng_q, uwo_q, uwo_rd_q, uwa_q, uwa_rd_q, hwo_q, hwf_q, dn_q;
   logic        eng_rep_q, eng_rdq_q, eng_cmpl_q;
   logic        rdok_q, rarm_q, wd_q;
+  logic [63:0] laddr_q;
+  logic [15:0] lregion_q, lgen_q;
+  logic        stfix_q;     // the ending status is known from the ports: refused, or expired
+  status_e     stval_q;
   logic [63:0] cand_ctr_q, rd_ctr_q;
   logic [15:0] cand_ctx_q, rd_ctx_q;
 
@@ -237,8 +243,11 @@ module onerma_ini_ops_props #(
       rdok_q     <= 1'b0;
       rarm_q     <= 1'b0;
       wd_q       <= 1'b0;
+      stfix_q    <= 1'b0;
     end else begin
+      if (exp_s) stfix_q <= 1'b1;
       if (acc_s) begin
+        stfix_q  <= (acc_status_i != StatusOk);
         busy_q   <= 1'b1;
         queued_q <= (acc_status_i == StatusOk);
         owed_q   <= 1'b1;
@@ -316,10 +325,15 @@ module onerma_ini_ops_props #(
   end
   always_ff @(posedge clk_i) begin
     if (acc_s) begin
+      laddr_q   <= acc_local_addr_i;
+      lregion_q <= acc_cmd_i.local_region;
+      lgen_q    <= acc_local_gen_i;
+      stval_q   <= acc_status_i;
       op_q  <= acc_cmd_i.op_type;
       len_q <= acc_cmd_i.length;
       nch_q <= n_chunks(acc_cmd_i.length);
     end
+    if (exp_s) stval_q <= StatusDispatchTimeout;
     if (asg_s) ctr_q <= asg_counter_i;
     if (job_fire_s && j_kind == KindRdreq) begin
       cand_ctr_q <= job_hdr_o.counter;
@@ -399,6 +413,7 @@ module onerma_ini_ops_props #(
       assert (recout_q);
       assert (rec_dispatched_o == disp_q);
       assert (rec_op_type_o == op_q);
+      if (stfix_q) assert (rec_status_o == stval_q);
     end
     if (rec_fire_s) assert (!any_fly);
     if (free_o) assert (free_slot_o == recd_slot_i);
@@ -414,6 +429,8 @@ module onerma_ini_ops_props #(
     end
     if (hw_s) begin
       assert (hwo_q[hw_chunk]);
+      assert (hw_addr_o == laddr_q + (64'(hw_chunk) << 10));
+      assert (hw_region_o == lregion_q && hw_gen_o == lgen_q);
       assert (hw_len_o == ((len_q - (16'(hw_chunk) << 10) > 16'd1024) ? 13'd1024 :
                            13'(len_q - (16'(hw_chunk) << 10))));
     end
@@ -541,6 +558,11 @@ module onerma_ini_ops_props #(
       assert (onerma_ini_ops.echo_mem[s].op_type == op_q);
       assert (onerma_ini_ops.isrd_q[s] == (op_q == 8'(OpTypeRead)));
       assert (onerma_ini_ops.nch_q[s] == nch_q);
+      assert (onerma_ini_ops.local_mem[s].addr == laddr_q);
+      assert (onerma_ini_ops.local_mem[s].region == lregion_q);
+      assert (onerma_ini_ops.local_mem[s].gen == lgen_q);
+      if (stfix_q) assert (onerma_ini_ops.status_q[s] == stval_q && !disp_q);
+      if (queued_q) assert (!stfix_q);
       assert (nch_q == n_chunks(len_q));
       if (queued_q || disp_q) begin
         assert (len_q != '0 && len_q <= 16'd4096);
