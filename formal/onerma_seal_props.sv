@@ -287,7 +287,8 @@ module onerma_seal_props #(
   // ---- Descriptors.
   always_comb if (rst_ni) begin
     assert (32'(acc_n_q) <= NumStage);
-    if (aborted) assert (acc_mid != '0 && !acc_staged_q[acc_mid - 1'b1]);
+    // The dropped job is the newest accepted one, not staged (so not the one described now).
+    if (aborted) assert (acc_mid != '0 && !acc_staged_q[acc_n_q - 1'b1]);
     if (desc_valid_o) begin
       assert (acc_n_q != '0 && acc_staged_q[0]);
       assert (32'(desc_data_o.pt_len) == 32'(acc_len_q[0]));
