@@ -17,8 +17,10 @@
 // is requested only after its job was accepted and before the next job, one read at a time;
 // payload beats are the read's beats (data, last, err) and pass only after the job; `sent` is
 // the job handshake with {slot, chunk}; a response not OK gives `fail` with its status and
-// `done`, and no job of that start follows; `done` without `fail` only after exactly
-// ceil(length / 1024) jobs of the start; the stream rules of job, payload and read request.
+// `done`, and no job of that start follows; `done` at an OK response only after exactly
+// ceil(length / 1024) jobs of the start, otherwise (no response) only before a job while the
+// slot is not live (`live_i` is free); a job is first offered only while its slot is live; the
+// stream rules of job, payload and read request.
 `ifdef FORMAL
 module onerma_ini_wrdata_props #(
   parameter int unsigned NumSlots    = 4,
@@ -42,6 +44,7 @@ module onerma_ini_wrdata_props #(
   input logic [SlotWidth-1:0]    start_slot_i,
   input logic [63:0]             start_counter_i,
   input logic [15:0]             start_ctx_i,
+  input logic [NumSlots-1:0]     live_i,
   input logic                    sent_o,
   input logic [SlotWidth-1:0]    sent_slot_o,
   input logic [1:0]              sent_chunk_o,
@@ -170,6 +173,7 @@ module onerma_ini_wrdata_props #(
   logic                 rout_q;     // a read requested whose response has not come
   logic [BW-1:0]        rleft_q;    // its data beats still to come
   logic [15:0]          rlen_q;     // its length
+  logic                 joff_q;     // a job offered last cycle and not taken
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -181,6 +185,7 @@ module onerma_ini_wrdata_props #(
       rout_q   <= 1'b0;
       rleft_q  <= '0;
       rlen_q   <= '0;
+      joff_q   <= 1'b0;
     end else begin
       if (start_fire) begin
         busy_q   <= 1'b1;
@@ -191,6 +196,7 @@ module onerma_ini_wrdata_props #(
         busy_q  <= 1'b0;
         cur_s_q <= 1'b0;
       end
+      joff_q <= job_valid_o && !job_ready_i;
       if (job_fire) begin
         kj_q    <= kj_q + 3'd1;
         jpend_q <= 1'b1;
@@ -279,6 +285,10 @@ module onerma_ini_wrdata_props #(
     if (done_o) assert (busy_q && done_slot_o == bslot_q);
     // Ordering: job, then its read, then its data and response, then the next job.
     if (job_valid_o) assert (busy_q && !jpend_q && !rout_q);
+    if (job_valid_o && !joff_q) assert (live_i[bslot_q]);
+    // An early done (no fail, not at a response): only at a chunk boundary of a slot not live.
+    if (done_o && !rsp_fire) assert (busy_q && !jpend_q && !rout_q && !joff_q &&
+                                     !live_i[bslot_q] && !job_valid_o);
     if (rdreq_valid_o) assert (busy_q && jpend_q && !rout_q);
     if (pay_valid_o) assert (rout_q && rd_valid_i);
     if (rd_ready_o) assert (rout_q);
@@ -310,7 +320,7 @@ module onerma_ini_wrdata_props #(
         assert (rdreq_perm_o == 5'b00010);
       end
       // done without a failure only after every chunk.
-      if (done_o && !fail_o) assert (kj_q == nchunks(sh_cmd_q.length));
+      if (done_o && rsp_fire && !fail_o) assert (kj_q == nchunks(sh_cmd_q.length));
       if (done_o && fail_o) assert (kj_q <= nchunks(sh_cmd_q.length));
     end
   end
@@ -322,6 +332,8 @@ module onerma_ini_wrdata_props #(
     assert ((state_q == 2'd2) == jpend_q);
     assert ((state_q == 2'd3) == rout_q);
     assert (!(jpend_q && rout_q));
+    assert (onerma_ini_wrdata.offered_q == joff_q);
+    if (joff_q) assert (state_q == 2'd1);
     if (busy_q) assert (slot_q == bslot_q && k_q <= onerma_ini_wrdata.n_last);
     if (busy_q && (state_q == 2'd1)) assert (3'(k_q) == kj_q && kj_q <= 3'd3);
     if (busy_q && (state_q != 2'd1)) assert (3'(k_q) + 3'd1 == kj_q);
@@ -366,6 +378,7 @@ module onerma_ini_wrdata_props #(
     cover (cur_s_q && done_o && !fail_o && kj_q == 3'd2);
     cover (cur_s_q && fail_o && kj_q == 3'd2);
     cover (cur_s_q && pay_fire && pay_last_o && pay_err_o);
+    cover (cur_s_q && done_o && !rsp_fire && kj_q == 3'd0);
   end
 
   logic unused;

@@ -43,6 +43,8 @@ struct In<'a> {
     /// (slot, command words, pid, local address, local gen).
     acc: Option<(usize, [u32; 16], u32, u64, u16)>,
     start: Option<&'a Start>,
+    /// `live_i`: bit per slot.
+    live: u64,
     job_ready: bool,
     pay_ready: bool,
     rrt_ready: bool,
@@ -99,6 +101,7 @@ macro_rules! dut {
                 self.set_start_slot_i(i.start.map_or(0, |s| s.slot) as _);
                 self.set_start_counter_i(i.start.map_or(0, |s| s.counter));
                 self.set_start_ctx_i(i.start.map_or(0, |s| s.ctx));
+                self.set_live_i(i.live as _);
                 self.set_job_ready_i(u8::from(i.job_ready));
                 self.set_pay_ready_i(u8::from(i.pay_ready));
                 self.set_rrt_ready_i(u8::from(i.rrt_ready));
@@ -363,6 +366,8 @@ struct Knobs {
     p_axi: u8,
     errors: bool,
     read_latency: u64,
+    /// Per 10,000 cycles: the running start's op stops being live (a timeout in the op table).
+    p_kill: u16,
 }
 
 /// Where the bench is in the current start.
@@ -381,6 +386,7 @@ struct Stats {
     starts: usize,
     chunks: usize,
     failed: usize,
+    killed: usize,
     bytes: usize,
     /// Cycle of each start handshake and of each done pulse.
     t_start: Vec<u64>,
@@ -439,6 +445,11 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
     // The start being served and the index of its current chunk, with the phase.
     let mut cur: Option<(StartExp, usize, Phase)> = None;
     let mut made = 0usize;
+    // live_i: every slot live except the op of a killed start (until its slot is reused).
+    let mut live: u64 = u64::MAX;
+    // The current start was killed; the job offered in the previous cycle and not taken.
+    let mut killed = false;
+    let mut prev_offer: Option<Job> = None;
     let mut st = Stats::default();
     let mut cycle = 0u64;
     let limit = ops as u64 * 6000 + 10_000;
@@ -463,6 +474,7 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
                 queued.push_back(expect_start::<D>(&m, &s, &rrt, &errors)?);
                 memo[slot] = Some(m);
                 busy.push(slot);
+                live |= 1 << slot;
                 new_start = Some(s);
                 made += 1;
             }
@@ -490,6 +502,15 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
             queued.len()
         );
 
+        // The running start's op ends (its slot no longer live), at random.
+        if let Some((e, _, _)) = &cur
+            && !killed
+            && rng.random_range(0u16..10_000) < k.p_kill
+        {
+            live &= !(1u64 << e.slot);
+            killed = true;
+            st.killed += 1;
+        }
         let offer = start_src.offer().cloned();
         let job_ready = job_thr.go();
         let pay_ready = pay_thr.go();
@@ -499,6 +520,7 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
         dut.drive(&In {
             acc,
             start: offer.as_ref(),
+            live,
             job_ready,
             pay_ready,
             rrt_ready,
@@ -521,6 +543,7 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
             let e = queued
                 .pop_front()
                 .ok_or_else(|| TestCaseError::fail("start without a reference"))?;
+            killed = live & (1u64 << e.slot) == 0;
             cur = Some((e, 0, Phase::Job));
             st.starts += 1;
             st.t_start.push(cycle);
@@ -549,6 +572,12 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
                 TestCaseError::fail(format!("cycle {cycle}: job for chunk {next} of {e:?}"))
             })?;
             prop_assert_eq!(j, &want.job, "cycle {}: job of chunk {}", cycle, next);
+            // A job is first offered only while its op is live.
+            prop_assert!(
+                !killed || prev_offer.as_ref() == Some(j),
+                "cycle {}: job offered after the op stopped being live",
+                cycle
+            );
             if job_fire {
                 prop_assert_eq!(o.sent, Some((e.slot, next)), "cycle {}: sent", cycle);
                 if *ph == Phase::Rsp {
@@ -574,6 +603,7 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
                 cycle
             );
         }
+        prev_offer = o.job.clone().filter(|_| !job_fire);
 
         // Payload.
         if let Some((data, last, err)) = o.pay.clone().filter(|_| pay_ready) {
@@ -639,11 +669,20 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
                 prop_assert_eq!(slot, e.slot, "cycle {}: done slot", cycle);
                 if ch.status == DmaStatus::Ok {
                     prop_assert_eq!(fail, None, "cycle {}: fail of a good read", cycle);
-                    prop_assert_eq!(*c + 1, e.chunks.len(), "cycle {}: done early", cycle);
+                    prop_assert!(
+                        killed || *c + 1 == e.chunks.len(),
+                        "cycle {}: done early",
+                        cycle
+                    );
                 } else {
                     prop_assert_eq!(fail, Some((e.slot, ch.status)), "cycle {}: fail", cycle);
                     st.failed += 1;
                 }
+                finished = true;
+            }
+            // A start whose op is no longer live ends before its next job.
+            (Some((e, _, Phase::Job)), None, Some(slot)) if killed => {
+                prop_assert_eq!(slot, e.slot, "cycle {}: done slot", cycle);
                 finished = true;
             }
             (_, None, None) => {}
@@ -658,6 +697,8 @@ fn run<D: Dut>(seed: u64, ops: usize, k: Knobs) -> Result<Stats, TestCaseError> 
             if let Some((e, _, _)) = cur.take() {
                 busy.retain(|b| *b != e.slot);
             }
+            killed = false;
+            prev_offer = None;
             st.t_done.push(cycle);
         }
 
@@ -682,17 +723,28 @@ fn pct() -> impl Strategy<Value = u8> {
 }
 
 fn knobs() -> impl Strategy<Value = Knobs> {
-    (pct(), pct(), pct(), pct(), pct(), any::<bool>(), 1u64..8).prop_map(
-        |(p_start, p_job, p_pay, p_rrt, p_axi, errors, read_latency)| Knobs {
-            p_start,
-            p_job,
-            p_pay,
-            p_rrt,
-            p_axi,
-            errors,
-            read_latency,
-        },
+    (
+        pct(),
+        pct(),
+        pct(),
+        pct(),
+        pct(),
+        any::<bool>(),
+        1u64..8,
+        prop_oneof![Just(0u16), 1u16..60],
     )
+        .prop_map(
+            |(p_start, p_job, p_pay, p_rrt, p_axi, errors, read_latency, p_kill)| Knobs {
+                p_start,
+                p_job,
+                p_pay,
+                p_rrt,
+                p_axi,
+                errors,
+                read_latency,
+                p_kill,
+            },
+        )
 }
 
 proptest! {
@@ -709,7 +761,8 @@ proptest! {
     }
 }
 
-/// Fixed seeds with errors: both outcomes occur (reads that fail, starts that finish).
+/// Fixed seeds with errors and ops that stop being live: all three outcomes occur (reads that
+/// fail, starts that finish, starts stopped).
 #[test]
 fn failures_and_successes_occur() -> Result<(), TestCaseError> {
     let k = Knobs {
@@ -720,16 +773,22 @@ fn failures_and_successes_occur() -> Result<(), TestCaseError> {
         p_axi: 80,
         errors: true,
         read_latency: 3,
+        p_kill: 20,
     };
-    let (mut failed, mut starts, mut chunks, mut bytes) = (0, 0, 0, 0);
+    let (mut failed, mut starts, mut chunks, mut bytes, mut killed) = (0, 0, 0, 0, 0);
     for seed in 0..4 {
         let s = run::<onerma_rtl::ini_wrdata::Model>(seed, 40, k)?;
         failed += s.failed;
         starts += s.starts;
         chunks += s.chunks;
         bytes += s.bytes;
+        killed += s.killed;
     }
-    println!("{failed} of {starts} starts failed, {chunks} chunks, {bytes} good bytes");
+    println!(
+        "{failed} of {starts} starts failed, {killed} stopped (op not live), {chunks} chunks, \
+         {bytes} good bytes"
+    );
+    prop_assert!(killed > 0, "no start stopped");
     prop_assert!(
         failed > 0 && failed < starts,
         "{} of {} starts failed",
@@ -751,6 +810,7 @@ fn throughput<D: Dut>(name: &str, latency: u64) -> Result<f64, TestCaseError> {
         p_axi: 100,
         errors: false,
         read_latency: latency,
+        p_kill: 0,
     };
     // A region covering the whole memory, a 4 KB WRITE from it, back to back.
     let mut rng = StdRng::seed_from_u64(5);
@@ -801,6 +861,7 @@ fn throughput<D: Dut>(name: &str, latency: u64) -> Result<f64, TestCaseError> {
         dut.drive(&In {
             acc,
             start: offer,
+            live: u64::MAX,
             job_ready: true,
             pay_ready: true,
             rrt_ready: true,

@@ -26,6 +26,10 @@
 ///   sealer client's job whose data is queued behind it in the R path (a deadlock). One chunk
 ///   at a time: the price is the read latency per chunk, during which the sealer's input is held.
 /// - `sent` pulses at each job handshake (the sealer's `asg` cycle) with {slot, chunk}.
+/// - `live_i[slot]` (the op table: the op is in service): a chunk's job is offered only while
+///   its slot is live; a start whose slot is not live when its next chunk is due ends there
+///   (`done`, no `fail`). A job already offered stays offered (stream rule), and a chunk whose
+///   job was accepted finishes its read.
 module onerma_ini_wrdata #(
   parameter int unsigned NumSlots    = 64,
   parameter int unsigned DataWidth   = 512,
@@ -53,6 +57,7 @@ module onerma_ini_wrdata #(
   input  logic [SlotWidth-1:0]   start_slot_i,
   input  logic [63:0]            start_counter_i,
   input  logic [15:0]            start_ctx_i,
+  input  logic [NumSlots-1:0]    live_i,
 
   // To the op table.
   output logic                   sent_o,
@@ -154,6 +159,8 @@ module onerma_ini_wrdata #(
   memo_t                m_q;  // the memo read at the start (the stage register)
 
   logic start_fire, job_fire, req_fire, rsp_fire, rsp_bad, last_chunk;
+  logic offered_q;  // the job was offered and not yet taken: it stays offered
+  logic skip;       // the next chunk is due but the slot's op is no longer live: stop
   logic [1:0]  n_last;     // index of the op's last chunk
   logic [15:0] c_off;      // k * 1024
   logic [15:0] c_len;      // min(1024, length - k * 1024)
@@ -165,6 +172,7 @@ module onerma_ini_wrdata #(
   assign req_fire      = rdreq_valid_o && rdreq_ready_i;
   assign rsp_fire      = rsp_valid_i && rsp_ready_o;
   assign rsp_bad       = (rsp_status_i != DmaStatusOk);
+  assign skip          = (state_q == SJob) && !live_i[slot_q] && !offered_q;
 
   assign n_last     = 2'((32'(m_q.length) - 32'd1) / Chunk);
   assign last_chunk = (k_q == n_last);
@@ -185,7 +193,9 @@ module onerma_ini_wrdata #(
       counter_q <= '0;
       ctx_q     <= '0;
       k_q       <= '0;
+      offered_q <= 1'b0;
     end else begin
+      offered_q <= job_valid_o && !job_ready_i;
       unique case (state_q)
         SIdle: if (start_fire) begin
           state_q   <= SJob;
@@ -195,6 +205,7 @@ module onerma_ini_wrdata #(
           k_q       <= '0;
         end
         SJob:  if (job_fire) state_q <= SReq;
+               else if (skip) state_q <= SIdle;
         SReq:  if (req_fire) state_q <= SData;
         SData: if (rsp_fire) begin
           if (rsp_bad || last_chunk) begin
@@ -210,7 +221,7 @@ module onerma_ini_wrdata #(
   end
 
   // Seal job.
-  assign job_valid_o = (state_q == SJob);
+  assign job_valid_o = (state_q == SJob) && (live_i[slot_q] || offered_q);
   assign job_key_o   = m_q.kd;
   assign job_meta_o  = {k_q, slot_q};
   assign job_hdr_o   = '{
@@ -258,7 +269,7 @@ module onerma_ini_wrdata #(
   assign fail_o        = rsp_fire && rsp_bad;
   assign fail_slot_o   = slot_q;
   assign fail_status_o = rsp_status_i;
-  assign done_o        = rsp_fire && (rsp_bad || last_chunk);
+  assign done_o        = (rsp_fire && (rsp_bad || last_chunk)) || skip;
   assign done_slot_o   = slot_q;
 
   logic unused;

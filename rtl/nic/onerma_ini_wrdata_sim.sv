@@ -27,6 +27,7 @@ module onerma_ini_wrdata_sim #(
   input  logic [SlotWidth-1:0]   start_slot_i,
   input  logic [63:0]            start_counter_i,
   input  logic [15:0]            start_ctx_i,
+  input  logic [NumSlots-1:0]    live_i,
 
   output logic                   sent_o,
   output logic [SlotWidth-1:0]   sent_slot_o,
@@ -98,6 +99,7 @@ module onerma_ini_wrdata_sim #(
     .start_slot_i,
     .start_counter_i,
     .start_ctx_i,
+    .live_i,
     .sent_o,
     .sent_slot_o,
     .sent_chunk_o,
