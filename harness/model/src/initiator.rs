@@ -87,6 +87,7 @@ pub struct Initiator {
     /// Dispatches each class was passed over while waiting (the anti-starvation bound, §2.3).
     passed: Vec<u32>,
     max_starve: u32,
+    starve_slack: u32,
 }
 
 /// Parses a command; reserved bits are reported (BAD_COMMAND) rather than refused, because the
@@ -129,6 +130,7 @@ impl Initiator {
             classes: vec![VecDeque::new(); usize::from(cfg.num_classes)],
             passed: vec![0; usize::from(cfg.num_classes)],
             max_starve: cfg.max_starve,
+            starve_slack: cfg.starve_slack,
         }
     }
 
@@ -204,6 +206,28 @@ impl Initiator {
             return 1;
         }
         n
+    }
+
+    /// Whether a device may dispatch the head of `class` now (§2.3): unless a waiting class has
+    /// been passed over `MaxStarve + NumClasses - 1` times (the bound round-robin among starving
+    /// classes guarantees), any waiting class; otherwise only a starving one (passed over at
+    /// least `MaxStarve` times). The model's own choice ([`Initiator::ready_into`]) is one of
+    /// these.
+    pub(crate) fn may_dispatch(&self, class: u8) -> bool {
+        let c = usize::from(class);
+        if self.classes.get(c).is_none_or(VecDeque::is_empty) {
+            return false;
+        }
+        if self.max_starve == 0 {
+            return true;
+        }
+        let bound = self.max_starve + self.classes.len() as u32 - 1 + self.starve_slack;
+        let overdue = self
+            .classes
+            .iter()
+            .enumerate()
+            .any(|(k, q)| k != c && !q.is_empty() && self.passed[k] >= bound);
+        !overdue || self.passed[c] >= self.max_starve
     }
 
     /// A DISPATCH_TIMEOUT timer can still fire: the op waits in its class queue.
@@ -496,9 +520,14 @@ impl Nic {
             .live_op(slot, inst)
             .is_some_and(|o| o.phase == Phase::Queued)
         {
-            for q in &mut self.ini.classes {
+            for (c, q) in self.ini.classes.iter_mut().enumerate() {
                 if let Some(p) = q.iter().position(|&e| e == (slot, inst)) {
                     q.remove(p);
+                    // A class that stops waiting starts its count of passes afresh (§2.3:
+                    // consecutive passes over a waiting class).
+                    if q.is_empty() {
+                        self.ini.passed[c] = 0;
+                    }
                 }
             }
             self.finish(t, slot, Status::DispatchTimeout, out)?;

@@ -673,7 +673,7 @@ impl Nic {
         if !self.sh.can_send() {
             return Err(ChoiceError::CounterExhausted);
         }
-        if !self.ini.ready_classes().contains(&class) {
+        if !self.ini.may_dispatch(class) {
             return Err(ChoiceError::Starvation(class));
         }
         self.do_dispatch(now, class, out)
