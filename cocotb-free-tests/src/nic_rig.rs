@@ -188,6 +188,11 @@ pub struct Rig {
     pub doorbells: Vec<u64>,
     /// Cycle of the first beat of every frame the RTL NIC sent, in order.
     pub tx_starts: Vec<u64>,
+    /// Cycles after a record's AW before its slot gets a new command (the slot is free once the
+    /// record's write is answered).
+    pub reuse_after: u64,
+    /// Chance per cycle that a free slot gets a new command in [`Rig::run_reads`].
+    pub p_submit: f64,
 }
 
 impl Rig {
@@ -261,6 +266,8 @@ impl Rig {
             tx_ready: false,
             doorbells: Vec::new(),
             tx_starts: Vec::new(),
+            reuse_after: 50,
+            p_submit: 0.125,
         }
     }
 
@@ -663,7 +670,7 @@ impl Rig {
                 self.stats.ok += 1;
             }
             if let Some(b) = self.busy.get_mut(usize::from(c.slot)) {
-                *b = Some(cyc + 50);
+                *b = Some(cyc + self.reuse_after);
             }
         }
         self.ev.push(cyc, ObsEv::Write { addr, data });
@@ -698,11 +705,18 @@ impl Rig {
 
     /// Closed loop: free slots get a new READ; run for `cycles`, then drain.
     pub fn run_reads(&mut self, cycles: u64, sizes: &[u16]) -> Result<(), RigError> {
+        self.load(cycles, sizes)?;
+        self.drain()
+    }
+
+    /// Closed loop for `cycles`: each free slot gets a new READ (size from `sizes`, random
+    /// served region, offset and class) with chance [`Rig::p_submit`] per cycle.
+    pub fn load(&mut self, cycles: u64, sizes: &[u16]) -> Result<(), RigError> {
         let start = self.cycle;
         while self.cycle < start + cycles {
             for s in 0..SLOTS {
                 let free = self.busy[usize::from(s)].is_none_or(|t| t <= self.cycle);
-                if free && self.rng.random_range(0..8) == 0 {
+                if free && self.rng.random_bool(self.p_submit) {
                     let len = sizes[self.rng.random_range(0..sizes.len())];
                     let region = self.rng.random_range(0..REGIONS_SERVED);
                     let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
@@ -712,6 +726,12 @@ impl Rig {
             }
             self.step()?;
         }
+        Ok(())
+    }
+
+    /// Every op completes (within the completion bound), every held observer input is shown,
+    /// and the observer ends: whatever the RTL NIC still owes is an error.
+    pub fn drain(&mut self) -> Result<(), RigError> {
         // Drain: every op completes within the completion bound.
         let bound = self.cycle + 200_000;
         while self.busy.iter().any(|b| b.is_some_and(|t| t > self.cycle)) {
