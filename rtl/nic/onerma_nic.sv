@@ -307,6 +307,22 @@ module onerma_nic #(
     .err_busy_o    (err_busy)
   );
 
+  // t_sub is the cycle of the doorbell beat (§2.3: DISPATCH_TIMEOUT counts from it): the command
+  // port offers a submission from the cycle after that beat's handshake, and holds it while the
+  // submission checks are busy.
+  logic                 sub_wait_q;
+  logic [TimeWidth-1:0] sub_time_q, sub_time;
+  assign sub_time = sub_wait_q ? sub_time_q : now - 1'b1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sub_wait_q <= 1'b0;
+      sub_time_q <= '0;
+    end else begin
+      sub_wait_q <= sub_valid && !sub_ready;
+      sub_time_q <= sub_time;
+    end
+  end
+
   logic                  acc_valid;
   logic [SlotWidth-1:0]  acc_slot;
   logic [15:0]           acc_seq;
@@ -337,7 +353,7 @@ module onerma_nic #(
     .sub_slot_i      (sub_slot),
     .sub_pid_i       (sub_pid),
     .sub_cmd_i       (sub_cmd),
-    .sub_time_i      (now),
+    .sub_time_i      (sub_time),
     .busy_o          (slot_busy),
     .rrt_valid_o     (rrt_rd_valid[0]),
     .rrt_idx_o       (rrt_rd_idx[0]),

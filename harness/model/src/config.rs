@@ -41,6 +41,10 @@ pub struct NicConfig {
     /// a new command to its arbiter a few cycles after the doorbell: the dispatches of those
     /// cycles pass over a class the model already counts as waiting. 0 for the model itself.
     pub starve_slack: u32,
+    /// Cycles a DISPATCH_TIMEOUT acts late (the observer's shadow: a device's dispatch is seen
+    /// only when its request leaves, up to the transmit latency later, so the shadow keeps a
+    /// queued op that long and a device record ends it at once). 0 for the model itself.
+    pub dispatch_lag: u64,
     /// Most cycles a frame-less deadline action may be late (§6.1). The model acts on time;
     /// the checker accepts a device acting anywhere in `[D, D + timer_slack]`.
     pub timer_slack: u64,
@@ -87,6 +91,7 @@ impl Default for NicConfig {
             nack_depth: 16,
             max_starve: 16,
             starve_slack: 0,
+            dispatch_lag: 0,
             timer_slack: 64,
             deadline_lag: 0,
             rx_crypto_max: 200,

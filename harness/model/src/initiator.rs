@@ -263,6 +263,20 @@ impl Initiator {
             .map(|o| (o.cq_addr, o.deadline))
     }
 
+    /// The current op instance of a slot (0 for a slot out of range).
+    pub(crate) fn slot_inst(&self, slot: u16) -> u32 {
+        self.slots.get(usize::from(slot)).map_or(0, |s| s.inst)
+    }
+
+    /// `(completion address, cycle its DISPATCH_TIMEOUT is due)` of a slot's queued op.
+    pub(crate) fn queued_cq(&self, slot: u16, dispatch_timeout: u64) -> Option<(u64, u64)> {
+        self.slots
+            .get(usize::from(slot))
+            .and_then(|s| s.op.as_ref())
+            .filter(|o| o.phase == Phase::Queued && o.ending.is_none())
+            .map(|o| (o.cq_addr, o.t_sub + dispatch_timeout + 1))
+    }
+
     /// `(enabled, pid)` of a slot.
     pub(crate) fn slot_config(&self, slot: u16) -> Option<(bool, u32)> {
         self.slots
@@ -457,7 +471,7 @@ impl Nic {
         self.ini.classes[usize::from(cos)].push_back((slot, inst));
         // "Still queued at t_sub + dispatch_timeout + 1" (§2.3).
         self.timers.push(
-            now + self.cfg.dispatch_timeout + 1,
+            now + self.cfg.dispatch_timeout + 1 + self.cfg.dispatch_lag,
             Event::DispatchExpire { slot, inst },
         );
         Ok(SubmitOutcome::Queued { seq })

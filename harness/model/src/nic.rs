@@ -714,6 +714,20 @@ impl Nic {
         self.finish(now, slot, Status::Timeout, out)
     }
 
+    /// Observer: the device reported `slot`'s queued op as expired (its record) while the
+    /// shadow still holds it for `dispatch_lag`: the expiry acts now.
+    pub(crate) fn force_dispatch_expire(
+        &mut self,
+        now: u64,
+        slot: u16,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let now = self.clock(now)?;
+        self.fire_timers(now, out)?;
+        let inst = self.ini.slot_inst(slot);
+        self.on_dispatch_expire(now, slot, inst, out)
+    }
+
     // ---- internals ----
 
     fn fire_timers(&mut self, now: u64, out: &mut Outputs) -> Result<(), ModelError> {
