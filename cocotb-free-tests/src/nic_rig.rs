@@ -366,6 +366,19 @@ impl Rig {
 
     /// A READ of `len` bytes at `offset` of served region `region`, on `slot`.
     pub fn submit_read(&mut self, slot: u16, region: u16, offset: u64, len: u16, cos: u8) {
+        self.submit_read_cq(slot, region, offset, len, cos, 1);
+    }
+
+    /// [`Rig::submit_read`] with its record in region `cq_region` (1 is the registered one).
+    pub fn submit_read_cq(
+        &mut self,
+        slot: u16,
+        region: u16,
+        offset: u64,
+        len: u16,
+        cos: u8,
+        cq_region: u16,
+    ) {
         let kr = self.server_keys[usize::from(region)];
         let kd = crypto::derive_kd(&kr, RTL_ADDR, PID, OpType::Read).unwrap_or_default();
         let cmd = Cmd {
@@ -375,7 +388,7 @@ impl Rig {
             remote_nic: SERVER_ADDR,
             remote_region: region,
             local_region: 0,
-            cq_region: 1,
+            cq_region,
             remote_offset: offset,
             local_offset: u64::from(slot) * 8192,
             cq_offset: u64::from(slot) * 16,
