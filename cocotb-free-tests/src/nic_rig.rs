@@ -366,7 +366,20 @@ impl Rig {
 
     /// A READ of `len` bytes at `offset` of served region `region`, on `slot`.
     pub fn submit_read(&mut self, slot: u16, region: u16, offset: u64, len: u16, cos: u8) {
-        self.submit(OpType::Read, slot, region, offset, len, cos);
+        self.submit_read_cq(slot, region, offset, len, cos, 1);
+    }
+
+    /// [`Rig::submit_read`] with its record in region `cq_region` (1 is the registered one).
+    pub fn submit_read_cq(
+        &mut self,
+        slot: u16,
+        region: u16,
+        offset: u64,
+        len: u16,
+        cos: u8,
+        cq_region: u16,
+    ) {
+        self.submit_op(OpType::Read, slot, region, offset, len, cos, cq_region);
     }
 
     /// Software writes `data` at `addr` of the RTL NIC's host memory (e.g. a WRITE's source),
@@ -383,8 +396,23 @@ impl Rig {
     }
 
     /// A READ or WRITE of `len` bytes at `offset` of served region `region`, on `slot` (the
-    /// local buffer at `slot * 8192` of region 0).
+    /// local buffer at `slot * 8192` of region 0), its record in the registered region.
     pub fn submit(&mut self, op: OpType, slot: u16, region: u16, offset: u64, len: u16, cos: u8) {
+        self.submit_op(op, slot, region, offset, len, cos, 1);
+    }
+
+    /// [`Rig::submit`] with its record in region `cq_region`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn submit_op(
+        &mut self,
+        op: OpType,
+        slot: u16,
+        region: u16,
+        offset: u64,
+        len: u16,
+        cos: u8,
+        cq_region: u16,
+    ) {
         let kr = self.server_keys[usize::from(region)];
         let kd = crypto::derive_kd(&kr, RTL_ADDR, PID, op).unwrap_or_default();
         let cmd = Cmd {
@@ -394,7 +422,7 @@ impl Rig {
             remote_nic: SERVER_ADDR,
             remote_region: region,
             local_region: 0,
-            cq_region: 1,
+            cq_region,
             remote_offset: offset,
             local_offset: u64::from(slot) * 8192,
             cq_offset: u64::from(slot) * 16,

@@ -78,7 +78,8 @@ fn writes_one_at_a_time() -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// One READ, every size class, no faults: the smallest end-to-end check.
+/// One READ of each size class and one command dropped for its completion region, no faults:
+/// the smallest end-to-end check.
 #[test]
 fn one_read_of_each_size() -> Result<(), TestCaseError> {
     let mut rig = Rig::new(1, fabric(1, false, false), memory(1, 4, 1.0), 1.0);
@@ -86,7 +87,10 @@ fn one_read_of_each_size() -> Result<(), TestCaseError> {
     for (i, len) in [1u16, 64, 1000, 1024, 1025, 4096].into_iter().enumerate() {
         rig.submit_read(i as u16 % SLOTS, 0, 100 * i as u64, len, 0);
     }
+    // A command whose completion region is not registered: dropped, answered SLVERR (§2.2).
+    rig.submit_read_cq(7, 0, 0, 64, 0, 9);
     rig.run_reads(0, &[1]).map_err(tc)?;
+    prop_assert_eq!(rig.stats.refused, 1);
     let os = rig.obs.stats();
     println!(
         "mixed one_read_of_each_size: {:?}; observer {:?}",

@@ -275,6 +275,8 @@ module onerma_nic #(
   // ---------------------------------------------------------------------------------------
   // Command port and submission checks.
   // ---------------------------------------------------------------------------------------
+  logic                 cp_bvalid, cp_bready;
+  logic [1:0]           cp_bresp;
   logic                 sub_valid, sub_ready;
   logic [SlotWidth-1:0] sub_slot;
   cmd_t                 sub_cmd;
@@ -290,7 +292,11 @@ module onerma_nic #(
     .clk_i, .rst_ni,
     .s_axi_awvalid_i, .s_axi_awready_o, .s_axi_awid_i, .s_axi_awaddr_i, .s_axi_awlen_i,
     .s_axi_awsize_i, .s_axi_wvalid_i, .s_axi_wready_o, .s_axi_wdata_i, .s_axi_wstrb_i,
-    .s_axi_wlast_i, .s_axi_bvalid_o, .s_axi_bready_i, .s_axi_bid_o, .s_axi_bresp_o,
+    .s_axi_wlast_i,
+    .s_axi_bvalid_o (cp_bvalid),
+    .s_axi_bready_i (cp_bready),
+    .s_axi_bid_o,
+    .s_axi_bresp_o  (cp_bresp),
     .s_axi_arvalid_i, .s_axi_arready_o, .s_axi_arid_i, .s_axi_arlen_i, .s_axi_rvalid_o,
     .s_axi_rready_i, .s_axi_rid_o, .s_axi_rdata_o, .s_axi_rresp_o, .s_axi_rlast_o,
     .cfg_valid_i   (slot_commit),
@@ -379,6 +385,28 @@ module onerma_nic #(
     .free_i          (free),
     .free_slot_i     (free_slot)
   );
+
+  // §2.2: a command dropped for its completion region is answered SLVERR. The command port
+  // answers a burst from the cycle after its last beat, when the doorbell's submission is
+  // offered, and the submission checks decide 1-3 cycles later: every B waits while a
+  // submission is offered or undecided, and a drop turns the next B into SLVERR. (A doorbell
+  // on a beat before its burst's last, a torn write, is decided before that burst's B too.)
+  logic verdict_q, bad_q, b_hold;
+  assign b_hold         = sub_valid || verdict_q;
+  assign s_axi_bvalid_o = cp_bvalid && !b_hold;
+  assign cp_bready      = s_axi_bready_i && !b_hold;
+  assign s_axi_bresp_o  = bad_q ? 2'b10 : cp_bresp;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      verdict_q <= 1'b0;
+      bad_q     <= 1'b0;
+    end else begin
+      if (sub_valid && sub_ready) verdict_q <= 1'b1;
+      else if (bad_cq || acc_valid) verdict_q <= 1'b0;
+      if (s_axi_bvalid_o && s_axi_bready_i) bad_q <= 1'b0;
+      else if (bad_cq) bad_q <= 1'b1;
+    end
+  end
 
   // The reservation of each slot's op, ceil(length / 64) lines, for the dispatch stage.
   logic [LinesW-1:0] lines_mem [NumSlots];
