@@ -87,6 +87,21 @@ pub fn rtl_config() -> NicConfig {
         host_write_bytes_per_cycle: BUS as u32,
         host_write_max: 400,
         host_read_max: 400,
+        // Accepts the model server's hold (`server_config`): its server_timeout covers 4 KB of
+        // WR_DATA through the one iterative engine.
+        max_hold_ns: 200_000,
+        ..NicConfig::default()
+    }
+}
+
+/// The model server's configuration: a WRITE context lives long enough for 4 KB of WR_DATA
+/// from the small RTL NIC (one iterative engine, about 1,000 cycles per 1 KB chunk).
+pub fn server_config() -> NicConfig {
+    NicConfig {
+        nic_addr: SERVER_ADDR,
+        num_slots: 8,
+        num_regions: 16,
+        server_timeout: 30_000,
         ..NicConfig::default()
     }
 }
@@ -154,6 +169,7 @@ pub struct Stats {
     pub frames_out: u64,
     pub frames_in: u64,
     pub host_bytes: u64,
+    pub rekeys: u64,
 }
 
 pub struct Rig {
@@ -171,6 +187,8 @@ pub struct Rig {
     rx_cur: Option<(Vec<u8>, usize)>,
     tx_buf: Vec<u8>,
     /// Host write bursts: AW seen, beats so far.
+    /// Addresses of the host write bursts whose B is outstanding, in AW order.
+    b_addrs: VecDeque<u64>,
     /// AWs taken, with the cycle of their handshake (a host write is shown at its issue).
     w_aws: VecDeque<(Addr, u64)>,
     w_beats: Vec<WBeat>,
@@ -188,11 +206,19 @@ pub struct Rig {
     pub doorbells: Vec<u64>,
     /// Cycle of the first beat of every frame the RTL NIC sent, in order.
     pub tx_starts: Vec<u64>,
-    /// Cycles after a record's AW before its slot gets a new command (the slot is free once the
-    /// record's write is answered).
+    /// Cycles after a record's B before its slot gets a new command (the RTL frees the slot at
+    /// that B; the margin covers its way to the command port).
     pub reuse_after: u64,
     /// Chance per cycle that a free slot gets a new command in [`Rig::run_reads`].
     pub p_submit: f64,
+    /// Of those commands, the share of WRITEs and of REKEYs (the rest are READs).
+    pub p_write: f64,
+    pub p_rekey: f64,
+    /// Per slot: the REKEY in flight `(region, new key)`, installed in the rig's key table when
+    /// it completes OK.
+    rekeys: Vec<Option<(u16, Key)>>,
+    /// Per slot: the end of the source bytes of its last WRITE / REKEY ([`Rig::load_source`]).
+    src_end: Vec<u64>,
 }
 
 impl Rig {
@@ -200,12 +226,7 @@ impl Rig {
         let mut m = Dut::new();
         m.reset(2);
         let rcfg = rtl_config();
-        let scfg = NicConfig {
-            nic_addr: SERVER_ADDR,
-            num_slots: 8,
-            num_regions: 16,
-            ..NicConfig::default()
-        };
+        let scfg = server_config();
         let mut sys = System::new(vec![rcfg.clone(), scfg], fabric).expect("system");
         sys.set_external(0).expect("external NIC 0");
         let mut rng = StdRng::seed_from_u64(seed);
@@ -255,6 +276,7 @@ impl Rig {
             rx_cur: None,
             tx_buf: Vec::new(),
             w_aws: VecDeque::new(),
+            b_addrs: VecDeque::new(),
             w_beats: Vec::new(),
             w_done: VecDeque::new(),
             cmd_open: VecDeque::new(),
@@ -266,8 +288,12 @@ impl Rig {
             tx_ready: false,
             doorbells: Vec::new(),
             tx_starts: Vec::new(),
-            reuse_after: 50,
+            reuse_after: 8,
             p_submit: 0.125,
+            p_write: 0.0,
+            p_rekey: 0.0,
+            rekeys: vec![None; usize::from(SLOTS)],
+            src_end: vec![0; usize::from(SLOTS)],
         }
     }
 
@@ -385,6 +411,12 @@ impl Rig {
     /// Software writes `data` at `addr` of the RTL NIC's host memory (e.g. a WRITE's source),
     /// shown to the observer.
     pub fn load_source(&mut self, addr: u64, data: &[u8]) {
+        if addr >= DATA_BASE && addr < DATA_BASE + DATA_SIZE {
+            let slot = ((addr - DATA_BASE) / 8192) as usize;
+            if let Some(e) = self.src_end.get_mut(slot) {
+                *e = addr + data.len() as u64;
+            }
+        }
         let _ = self.mem.load(addr as usize, data);
         self.ev.push(
             self.cycle,
@@ -607,13 +639,22 @@ impl Rig {
             && so.ar_ready
         {
             let len = (a.beats() as u64) << a.size;
-            let len = len - (a.addr & ((1 << a.size) - 1));
+            let mut len = len - (a.addr & ((1 << a.size) - 1));
+            // The DMA reads whole bus beats; the bytes past the op's source range in the last
+            // beat are never used, and the observer grants exactly the source range.
+            if a.addr >= DATA_BASE && a.addr < DATA_BASE + DATA_SIZE {
+                let slot = ((a.addr - DATA_BASE) / 8192) as usize;
+                if let Some(&end) = self.src_end.get(slot) {
+                    len = len.min(end.saturating_sub(a.addr));
+                }
+            }
             self.ev.push(cyc, ObsEv::Read { addr: a.addr, len });
         }
         if let Some(a) = &mo.aw
             && so.aw_ready
         {
             self.w_aws.push_back((a.clone(), cyc));
+            self.b_addrs.push_back(a.addr);
         }
         if let Some(w) = &mo.w
             && so.w_ready
@@ -622,6 +663,20 @@ impl Rig {
             if w.last {
                 let done = std::mem::take(&mut self.w_beats);
                 self.w_done.push_back(done);
+            }
+        }
+        // A record's B frees its slot in the RTL NIC (and, by then, in the model): the slot may
+        // get its next command `reuse_after` cycles later.
+        if so.b.is_some() && mo.b_ready {
+            let a = self
+                .b_addrs
+                .pop_front()
+                .ok_or_else(|| fail("B without an AW"))?;
+            if (CQ_BASE..CQ_BASE + CQ_SIZE).contains(&a) {
+                let slot = ((a - CQ_BASE) / 16) as usize;
+                if let Some(b) = self.busy.get_mut(slot) {
+                    *b = Some(cyc + self.reuse_after);
+                }
             }
         }
         // W beats may come before their AW (AXI4): pair whole bursts with AWs in order.
@@ -715,9 +770,14 @@ impl Rig {
             }
             if c.status == Status::Ok {
                 self.stats.ok += 1;
-            }
-            if let Some(b) = self.busy.get_mut(usize::from(c.slot)) {
-                *b = Some(cyc + self.reuse_after);
+                if let Some((region, key)) = self
+                    .rekeys
+                    .get_mut(usize::from(c.slot))
+                    .and_then(Option::take)
+                {
+                    self.server_keys[usize::from(region)] = key;
+                    self.stats.rekeys += 1;
+                }
             }
         }
         self.ev.push(cyc, ObsEv::Write { addr, data });
@@ -764,11 +824,29 @@ impl Rig {
             for s in 0..SLOTS {
                 let free = self.busy[usize::from(s)].is_none_or(|t| t <= self.cycle);
                 if free && self.rng.random_bool(self.p_submit) {
-                    let len = sizes[self.rng.random_range(0..sizes.len())];
                     let region = self.rng.random_range(0..REGIONS_SERVED);
-                    let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
                     let cos = self.rng.random_range(0..2);
-                    self.submit_read(s, region, offset, len, cos);
+                    let pick: f64 = self.rng.random();
+                    if pick < self.p_rekey {
+                        // The new key is the slot's source bytes; later commands use it once
+                        // the REKEY completed OK (commands in between fail authentication).
+                        let key: Key = self.rng.random();
+                        self.load_source(DATA_BASE + u64::from(s) * 8192, &key);
+                        self.rekeys[usize::from(s)] = Some((region, key));
+                        self.submit(OpType::Rekey, s, region, 0, 16, cos);
+                        continue;
+                    }
+                    let len = sizes[self.rng.random_range(0..sizes.len())];
+                    let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
+                    if pick < self.p_rekey + self.p_write {
+                        let data: Vec<u8> = (0..len).map(|_| self.rng.random()).collect();
+                        self.load_source(DATA_BASE + u64::from(s) * 8192, &data);
+                        self.rekeys[usize::from(s)] = None;
+                        self.submit(OpType::Write, s, region, offset, len, cos);
+                    } else {
+                        self.rekeys[usize::from(s)] = None;
+                        self.submit_read(s, region, offset, len, cos);
+                    }
                 }
             }
             self.step()?;

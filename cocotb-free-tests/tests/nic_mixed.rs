@@ -39,7 +39,7 @@ fn writes_one_at_a_time() -> Result<(), TestCaseError> {
     let mut rig = Rig::new(2, fabric(2, false, false), memory(2, 4, 1.0), 1.0);
     rig.setup().map_err(tc)?;
     let mut rng = StdRng::seed_from_u64(2);
-    let sizes = [16u16, 64, 1024, 1040, 2048];
+    let sizes = [1u16, 16, 64, 1000, 1024, 1040, 2048, 3000, 4096];
     let mut want = Vec::new();
     for (i, len) in sizes.into_iter().enumerate() {
         let slot = i as u16 % SLOTS;
@@ -112,12 +112,14 @@ proptest! {
     /// duplicates or corrupted frames, reordering, jitter) and a host memory with latency and
     /// back-pressure.
     #[test]
-    fn reads_over_a_faulty_fabric(seed in any::<u64>(), lat in 1u64..40, p in 0.5f64..1.0, corrupt in any::<bool>()) {
+    fn ops_over_a_faulty_fabric(seed in any::<u64>(), lat in 1u64..40, p in 0.5f64..1.0, corrupt in any::<bool>()) {
         let mut rig = Rig::new(seed, fabric(seed, true, corrupt), memory(seed, lat, p), p);
+        rig.p_write = 0.3;
+        rig.p_rekey = 0.03;
         rig.setup().map_err(tc)?;
         rig.run_reads(30_000, &[1, 17, 64, 500, 1024, 2000, 4096]).map_err(tc)?;
         let os = rig.obs.stats();
-        println!("mixed reads_over_a_faulty_fabric: {:?}; observer {:?}", rig.stats, os);
+        println!("mixed ops_over_a_faulty_fabric: {:?}; observer {:?}", rig.stats, os);
         prop_assert!(rig.stats.records > 0);
         prop_assert_eq!(rig.stats.records + rig.stats.refused, rig.stats.submitted);
         prop_assert_eq!(os.records, rig.stats.records);

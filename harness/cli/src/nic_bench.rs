@@ -19,7 +19,7 @@ fn fast_rig(seed: u64) -> Result<Rig, CliError> {
     f.latency = 0;
     let mut rig = Rig::new(seed, f, memory(seed, 1, 1.0), 1.0);
     rig.setup().map_err(rig_err)?;
-    rig.reuse_after = 6;
+    rig.reuse_after = 4;
     rig.p_submit = 1.0;
     Ok(rig)
 }
