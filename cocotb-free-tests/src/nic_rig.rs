@@ -411,7 +411,7 @@ impl Rig {
     /// Software writes `data` at `addr` of the RTL NIC's host memory (e.g. a WRITE's source),
     /// shown to the observer.
     pub fn load_source(&mut self, addr: u64, data: &[u8]) {
-        if addr >= DATA_BASE && addr < DATA_BASE + DATA_SIZE {
+        if (DATA_BASE..DATA_BASE + DATA_SIZE).contains(&addr) {
             let slot = ((addr - DATA_BASE) / 8192) as usize;
             if let Some(e) = self.src_end.get_mut(slot) {
                 *e = addr + data.len() as u64;
@@ -642,7 +642,7 @@ impl Rig {
             let mut len = len - (a.addr & ((1 << a.size) - 1));
             // The DMA reads whole bus beats; the bytes past the op's source range in the last
             // beat are never used, and the observer grants exactly the source range.
-            if a.addr >= DATA_BASE && a.addr < DATA_BASE + DATA_SIZE {
+            if (DATA_BASE..DATA_BASE + DATA_SIZE).contains(&a.addr) {
                 let slot = ((a.addr - DATA_BASE) / 8192) as usize;
                 if let Some(&end) = self.src_end.get(slot) {
                     len = len.min(end.saturating_sub(a.addr));
