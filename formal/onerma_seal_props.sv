@@ -20,6 +20,11 @@
 // final one and tkeep all ones except the byte-exact prefix on the last; never a packet without
 // a finished message; the stream rules on desc, din and m_axis. The iv and the data are the
 // property test's (tests/nic_seal.rs), not this proof's.
+//
+// Payload abort: a job with a beat carrying pay_err_i is dropped at its last beat: drop_o exactly
+// then (with the job's meta) and never otherwise; the dropped job leaves the shadow of accepted
+// jobs, so it never gets a descriptor (hence no din beat, no result, no packet), and the packets
+// sent never outnumber the messages staged without an error.
 `ifdef FORMAL
 module onerma_seal_props #(
   parameter int unsigned DataWidth    = 128,
@@ -66,6 +71,9 @@ module onerma_seal_props #(
   input logic                   pay_ready_o,
   input logic [DataWidth-1:0]   pay_data_i,
   input logic                   pay_last_i,
+  input logic                   pay_err_i,
+  input logic                   drop_o,
+  input logic [MetaWidth-1:0]   drop_meta_o,
   input logic                   asg_valid_o,
   input logic [MetaWidth-1:0]   asg_meta_o,
   input logic [63:0]            asg_counter_o,
@@ -163,14 +171,39 @@ module onerma_seal_props #(
     end
   end
 
-  // ---- Accepted jobs waiting for their descriptor, in acceptance order: {len, staged}.
+  // ---- Payload abort: the job being received carries an error from one of its beats on.
+  logic                 sh_err_q, aborted, drop_seen_q;
+  logic [MetaWidth-1:0] sh_meta_q;
+  assign aborted = pay_fire && pay_last_i && (sh_err_q || pay_err_i);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sh_err_q    <= 1'b0;
+      sh_meta_q   <= '0;
+      drop_seen_q <= 1'b0;
+    end else begin
+      if (job_fire) begin
+        sh_err_q  <= 1'b0;
+        sh_meta_q <= job_meta_i;
+      end else if (pay_fire && pay_err_i) begin
+        sh_err_q <= 1'b1;
+      end
+      if (drop_o) drop_seen_q <= 1'b1;
+    end
+  end
+  always_comb if (rst_ni) begin
+    assert (drop_o == aborted);
+    if (drop_o) assert (drop_meta_o == sh_meta_q);
+  end
+
+  // ---- Accepted jobs waiting for their descriptor, in acceptance order: {len, staged}. A
+  // dropped job (the newest: the next job is taken only after its last beat) leaves the queue.
   logic [NumStage:0][LW-1:0] acc_len_q;
   logic [NumStage:0]         acc_staged_q;
   logic [QW:0]               acc_n_q, acc_mid;
   logic                      staged_now;
   assign acc_mid    = acc_n_q - (QW + 1)'(desc_fire);
   // The payload being received belongs to the newest accepted job.
-  assign staged_now = pay_fire && pay_last_i;
+  assign staged_now = pay_fire && pay_last_i && !aborted;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       acc_n_q      <= '0;
@@ -188,7 +221,7 @@ module onerma_seal_props #(
         acc_len_q[acc_mid]    <= job_len;
         acc_staged_q[acc_mid] <= (job_len == '0);
       end
-      acc_n_q <= acc_mid + (QW + 1)'(job_fire);
+      acc_n_q <= acc_mid + (QW + 1)'(job_fire) - (QW + 1)'(aborted);
     end
   end
 
@@ -254,6 +287,8 @@ module onerma_seal_props #(
   // ---- Descriptors.
   always_comb if (rst_ni) begin
     assert (32'(acc_n_q) <= NumStage);
+    // The dropped job is the newest accepted one, not staged (so not the one described now).
+    if (aborted) assert (acc_mid != '0 && !acc_staged_q[acc_n_q - 1'b1]);
     if (desc_valid_o) begin
       assert (acc_n_q != '0 && acc_staged_q[0]);
       assert (32'(desc_data_o.pt_len) == 32'(acc_len_q[0]));
@@ -305,6 +340,22 @@ module onerma_seal_props #(
     if (!rst_ni) ob_q <= '0;
     else if (axis_fire) ob_q <= m_axis_tlast ? '0 : ob_q + BW'(1);
   end
+  // Packets never outnumber the messages staged without an error.
+  logic [5:0] ok_q, sent_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ok_q   <= '0;
+      sent_q <= '0;
+    end else begin
+      ok_q   <= ok_q + 6'(staged_now) + 6'(job_fire && job_len == '0);
+      sent_q <= sent_q + 6'(axis_fire && m_axis_tlast);
+    end
+  end
+  always_comb if (rst_ni) begin
+    assert (sent_q <= ok_q);
+    if (m_axis_tvalid) assert (sent_q < ok_q);
+  end
+
   always_comb if (rst_ni) begin
     assert (32'(cq_n_q) <= NumStage);
     if (ob_q != '0) assert (cq_n_q != '0);
@@ -321,7 +372,7 @@ module onerma_seal_props #(
     .data_i({job_hdr_i, job_key_i, job_meta_i}));
   onerma_stream_check #(.Width(DataWidth + 1), .Assume(1'b1)) u_pay (
     .clk_i, .rst_ni, .valid_i(pay_valid_i), .ready_i(pay_ready_o),
-    .data_i({pay_data_i, pay_last_i}));
+    .data_i({pay_data_i, pay_last_i, pay_err_i}));
   onerma_stream_check #(.Width($bits(dout_t)), .Assume(1'b1)) u_dout (
     .clk_i, .rst_ni, .valid_i(dout_valid_i), .ready_i(dout_ready_o), .data_i(dout_data_i));
   onerma_stream_check #(.Width($bits(res_t)), .Assume(1'b1)) u_res (
@@ -341,6 +392,8 @@ module onerma_seal_props #(
     cover (exhausted_o);
     cover (fin_d && fin_r);
     cover (cq_n_q == QW'(2) && m_axis_tvalid);
+    cover (drop_o);
+    cover (drop_seen_q && axis_fire && m_axis_tlast);
   end
 
   // Unused here (data is the property test's).

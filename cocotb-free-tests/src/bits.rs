@@ -1,6 +1,7 @@
 //! Conversions between byte blocks and the bridge's port words, shared by the crypto tests, and
 //! bit-field access to wide (packed-struct) port values.
 
+use bitvec::prelude::*;
 use thiserror::Error;
 
 /// A 128-bit block, byte 0 first (as AES and GHASH write it).
@@ -51,31 +52,21 @@ pub fn reached(now: u32, deadline: u32) -> bool {
 }
 
 /// Writes the low `width` (at most 128) bits of `v` at bit `lsb` of a port value (word 0 = bits
-/// 31:0). Panics if the field runs past the end of `dst`.
+/// 31:0). Panics if the field runs past the end of `dst`. The port is viewed as one LSB-first
+/// bit string (`bitvec`), so a field may straddle any number of words.
 pub fn put_bits(dst: &mut [u32], lsb: usize, width: usize, v: u128) {
-    let mut i = 0;
-    while i < width {
-        let (w, b) = ((lsb + i) / 32, (lsb + i) % 32);
-        let n = (32 - b).min(width - i);
-        let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-        dst[w] = (dst[w] & !(mask << b)) | ((((v >> i) as u32) & mask) << b);
-        i += n;
-    }
+    let val = v.to_le_bytes();
+    dst.view_bits_mut::<Lsb0>()[lsb..lsb + width]
+        .clone_from_bitslice(&val.view_bits::<Lsb0>()[..width]);
 }
 
 /// Reads `width` (at most 128) bits at bit `lsb` of a port value. Panics if the field runs past
 /// the end of `src`.
 pub fn get_bits(src: &[u32], lsb: usize, width: usize) -> u128 {
-    let mut v = 0u128;
-    let mut i = 0;
-    while i < width {
-        let (w, b) = ((lsb + i) / 32, (lsb + i) % 32);
-        let n = (32 - b).min(width - i);
-        let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-        v |= u128::from((src[w] >> b) & mask) << i;
-        i += n;
-    }
-    v
+    let mut val = [0u8; 16];
+    val.view_bits_mut::<Lsb0>()[..width]
+        .clone_from_bitslice(&src.view_bits::<Lsb0>()[lsb..lsb + width]);
+    u128::from_le_bytes(val)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -12,6 +12,8 @@ pub mod bits;
 pub mod dma;
 #[cfg(feature = "crypto")]
 pub mod gcm;
+#[cfg(feature = "nic")]
+pub mod nic_rig;
 pub mod stream;
 
 pub use stream::{RuleMonitor, Sink, Source, StreamError, Throttle};

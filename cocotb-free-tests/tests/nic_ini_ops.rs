@@ -592,6 +592,8 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
     let mut hdr_cur: Option<(Hdr, u128, u32)> = None;
     let mut pay_beats: VecDeque<bool> = VecDeque::new(); // `last` of each beat offered
     let mut pay_route: VecDeque<bool> = VecDeque::new(); // decided frames: pass?
+    // The newest passed frame's job is still offered (its payload waits).
+    let mut unjob = false;
     let mut jobs: VecDeque<Job> = VecDeque::new();
     let mut results: Later<(bool, u32)> = Later::new();
     let mut uws: VecDeque<(usize, usize, bool)> = VecDeque::new();
@@ -803,8 +805,15 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                     prop_assert!(!out.opay_valid);
                 }
                 Some(pass) => {
-                    prop_assert_eq!(out.opay_valid, pass, "payload route");
-                    prop_assert_eq!(out.pay_ready, !pass || d.opay_ready, "payload ready");
+                    // The opener takes a payload beat only after its job: the newest passed
+                    // frame waits while its job is still offered.
+                    let wait = pass && unjob && pay_route.len() == 1;
+                    prop_assert_eq!(out.opay_valid, pass && !wait, "payload route");
+                    prop_assert_eq!(
+                        out.pay_ready,
+                        !pass || (d.opay_ready && !wait),
+                        "payload ready"
+                    );
                     if out.pay_ready {
                         pay_beats.pop_front();
                         if last {
@@ -819,6 +828,11 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         // The decision enters the route FIFO at the edge.
         if let Some(r) = new_route {
             pay_route.push_back(r);
+        }
+        if accepted_hdr.is_some() {
+            unjob = new_route == Some(true);
+        } else if d.job_ready {
+            unjob = false;
         }
         // Opener jobs.
         if let Some(j) = &out.job {

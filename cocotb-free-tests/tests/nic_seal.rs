@@ -12,6 +12,12 @@
 //! every cycle: the AXI4-Stream rule and `tkeep` (all ones but a prefix on the last beat), and
 //! that a message's din beats, once the first is offered, come without a bubble (the pool's din
 //! stream is observed at the top).
+//!
+//! Payload abort: a job with a payload beat carrying `pay_err_i` must never show a frame (nor a
+//! descriptor); `drop_o` must pulse exactly in the handshake cycle of its last payload beat with
+//! its meta, and never otherwise; its counter is spent (the next job gets the next count); every
+//! other job's frame is intact and descriptors follow the acceptance order of the jobs that were
+//! not dropped.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -42,14 +48,16 @@ trait Dut {
     fn tick(&mut self);
     fn drive_cfg(&mut self, nic: u32, epoch: u16, ctr_reset: bool);
     fn drive_job(&mut self, job: Option<&Job>);
-    /// `beat`: BYTES bytes, byte 0 first (big-endian on the port).
-    fn drive_pay(&mut self, beat: Option<&[u8]>, last: bool);
+    /// `beat`: BYTES bytes, byte 0 first (big-endian on the port); `err`: `pay_err_i`.
+    fn drive_pay(&mut self, beat: Option<&[u8]>, last: bool, err: bool);
     fn set_tready(&mut self, ready: bool);
     fn job_ready(&self) -> bool;
     fn pay_ready(&self) -> bool;
     fn exhausted(&self) -> bool;
     /// (meta, counter) while asg_valid_o.
     fn asg(&self) -> Option<(u8, u64)>;
+    /// meta while drop_o.
+    fn dropped(&self) -> Option<u8>;
     /// (bytes in lane order, tkeep, tlast) while tvalid.
     fn axis(&self) -> Option<(Vec<u8>, u64, bool)>;
     /// (descriptor handshake, din_valid, din_ready) between sealer and pool.
@@ -75,7 +83,7 @@ macro_rules! dut {
                 self.set_job_key_i(&be_to_words::<4>(&key));
                 self.set_job_meta_i(meta);
             }
-            fn drive_pay(&mut self, beat: Option<&[u8]>, last: bool) {
+            fn drive_pay(&mut self, beat: Option<&[u8]>, last: bool, err: bool) {
                 self.set_pay_valid_i(u8::from(beat.is_some()));
                 let zero = [0u8; $bytes];
                 // AXI lane order: byte 0 in bits 7:0.
@@ -85,12 +93,16 @@ macro_rules! dut {
                 });
                 self.set_pay_data_i(&words);
                 self.set_pay_last_i(u8::from(last && beat.is_some()));
+                self.set_pay_err_i(u8::from(err && beat.is_some()));
             }
             fn set_tready(&mut self, ready: bool) {
                 self.set_m_axis_tready(u8::from(ready));
             }
             fn job_ready(&self) -> bool {
                 self.job_ready_o() != 0
+            }
+            fn dropped(&self) -> Option<u8> {
+                (self.drop_o() != 0).then(|| self.drop_meta_o())
             }
             fn pay_ready(&self) -> bool {
                 self.pay_ready_o() != 0
@@ -143,6 +155,8 @@ struct Job {
     key: [u8; 16],
     meta: u8,
     payload: Vec<u8>,
+    /// Payload beats that carry `pay_err_i` (the job must be dropped iff not empty).
+    err_beats: Vec<usize>,
 }
 
 /// A random job: any message type, random header bytes (reserved bits included: the sealer
@@ -177,7 +191,23 @@ fn random_job(rng: &mut StdRng, meta: u8, max_len: usize) -> Job {
         key,
         meta,
         payload,
+        err_beats: Vec::new(),
     }
+}
+
+/// Marks one to three random payload beats of a job as erroneous (a job without payload first
+/// becomes a WR_DATA of 1..=`max_len` bytes).
+fn spoil(rng: &mut StdRng, job: &mut Job, bytes: usize, max_len: usize) {
+    if job.payload.is_empty() {
+        let len = rng.random_range(1..=max_len);
+        job.hdr[0] = MsgType::WrData as u8;
+        job.hdr[CHUNK_LEN..CHUNK_LEN + 2].copy_from_slice(&(len as u16).to_be_bytes());
+        job.payload = vec![0u8; len];
+        rng.fill(&mut job.payload[..]);
+    }
+    let beats = job.payload.len().div_ceil(bytes);
+    let n = rng.random_range(1..=beats.min(3));
+    job.err_beats = (0..n).map(|_| rng.random_range(0..beats)).collect();
 }
 
 /// Stall settings in eighths (8 = never stall).
@@ -215,6 +245,8 @@ struct Bench<D: Dut> {
 struct Outcome {
     /// Cycle of each frame's last beat.
     frame_ends: Vec<u64>,
+    /// Jobs dropped (drop_o pulses).
+    drops: usize,
 }
 
 impl<D: Dut> Bench<D> {
@@ -245,7 +277,7 @@ impl<D: Dut> Bench<D> {
         self.epoch = self.rng.random();
         self.dut.drive_cfg(self.nic, self.epoch, true);
         self.dut.drive_job(offer);
-        self.dut.drive_pay(None, false);
+        self.dut.drive_pay(None, false, false);
         self.dut.set_tready(true);
         self.dut.eval();
         prop_assert!(!self.dut.job_ready(), "job ready during ctr_reset");
@@ -266,7 +298,8 @@ impl<D: Dut> Bench<D> {
         for i in 0..jobs.len() {
             job_src.push(i);
         }
-        let mut pay_src: Source<(Vec<u8>, bool)> =
+        // Payload beats: (bytes, last, err, job).
+        let mut pay_src: Source<(Vec<u8>, bool, bool, usize)> =
             Source::new(Throttle::eighths(seed ^ 1, gaps.pay)?);
         let mut out_thr = Throttle::eighths(seed ^ 2, gaps.out)?;
         // Accepted jobs by counter (= acceptance order) and the same in a list.
@@ -275,6 +308,7 @@ impl<D: Dut> Bench<D> {
         let mut descs = 0usize;
         let mut frames: Vec<Vec<u8>> = Vec::new();
         let mut frame_ends = Vec::new();
+        let mut drops = 0usize;
         let start = self.cycle;
         let mut idle = 0u64;
         let limit = 4000 + 3000 * jobs.len() as u64;
@@ -285,8 +319,9 @@ impl<D: Dut> Bench<D> {
             let tready = out_thr.go();
             self.dut.drive_job(job);
             self.dut.drive_pay(
-                beat.as_ref().map(|(b, _)| b.as_slice()),
+                beat.as_ref().map(|b| b.0.as_slice()),
                 beat.as_ref().is_some_and(|b| b.1),
+                beat.as_ref().is_some_and(|b| b.2),
             );
             self.dut.set_tready(tready);
             self.dut.eval();
@@ -324,7 +359,12 @@ impl<D: Dut> Bench<D> {
                         b[..c.len()].copy_from_slice(c);
                         // Bytes after chunk_len are ignored: fill them with noise.
                         self.rng.fill(&mut b[c.len()..]);
-                        pay_src.push((b, (k + 1) * D::BYTES >= p.len()));
+                        pay_src.push((
+                            b,
+                            (k + 1) * D::BYTES >= p.len(),
+                            jobs[j].err_beats.contains(&k),
+                            j,
+                        ));
                     }
                 }
                 (None, None) => {}
@@ -336,6 +376,28 @@ impl<D: Dut> Bench<D> {
                 }
             }
             let pay_fire = beat.is_some() && self.dut.pay_ready();
+
+            // Abort: drop_o exactly at the last beat of a job with an erroneous beat.
+            let want_drop = beat
+                .as_ref()
+                .filter(|b| pay_fire && b.1 && !jobs[b.3].err_beats.is_empty())
+                .map(|b| b.3);
+            match (want_drop, self.dut.dropped()) {
+                (Some(j), Some(meta)) => {
+                    prop_assert_eq!(meta, jobs[j].meta, "cycle {}: drop meta", self.cycle);
+                    // The newest accepted job (the next is taken after the last beat).
+                    prop_assert_eq!(order.pop(), Some(j), "cycle {}: dropped job", self.cycle);
+                    accepted.retain(|_, v| *v != j);
+                    drops += 1;
+                }
+                (None, None) => {}
+                (w, got) => {
+                    return Err(TestCaseError::fail(format!(
+                        "cycle {}: drop of job {w:?} expected, drop_o meta {got:?}",
+                        self.cycle
+                    )));
+                }
+            }
 
             // din continuity: once a message's first beat is offered, din_valid stays high until
             // its last beat is taken.
@@ -433,9 +495,9 @@ impl<D: Dut> Bench<D> {
         let _ = job_src.withdraw();
         self.dut.drive_job(None);
         prop_assert!(self.din.is_empty(), "din beats missing at the end");
-        prop_assert_eq!(descs, order.len(), "one descriptor per accepted job");
+        prop_assert_eq!(descs, order.len(), "one descriptor per job not dropped");
         self.check_frames(jobs, accepted, &frames)?;
-        Ok(Outcome { frame_ends })
+        Ok(Outcome { frame_ends, drops })
     }
 
     /// Every frame against the reference, exactly one per accepted job.
@@ -486,19 +548,31 @@ fn random_gaps(rng: &mut StdRng) -> Gaps {
     }
 }
 
-/// `runs` batches of random jobs, a ctr_reset (new epoch and nic_addr) before each.
-fn random_runs<D: Dut>(seed: u64, runs: usize, max_jobs: usize) -> Result<(), TestCaseError> {
+/// `runs` batches of random jobs, a ctr_reset (new epoch and nic_addr) before each; a job with
+/// a payload gets erroneous beats with `p_abort` percent. Returns the jobs dropped.
+fn random_runs<D: Dut>(
+    seed: u64,
+    runs: usize,
+    max_jobs: usize,
+    p_abort: u8,
+) -> Result<usize, TestCaseError> {
     let mut b = Bench::<D>::new(seed);
+    let mut drops = 0;
     for _ in 0..runs {
         let n = b.rng.random_range(1..=max_jobs);
-        let jobs: Vec<Job> = (0..n)
+        let mut jobs: Vec<Job> = (0..n)
             .map(|i| random_job(&mut b.rng, i as u8, CHUNK))
             .collect();
+        for j in &mut jobs {
+            if b.rng.random_range(0u8..100) < p_abort {
+                spoil(&mut b.rng, j, D::BYTES, CHUNK);
+            }
+        }
         let gaps = random_gaps(&mut b.rng);
         b.ctr_reset(None)?;
-        b.run(&jobs, gaps)?;
+        drops += b.run(&jobs, gaps)?.drops;
     }
-    Ok(())
+    Ok(drops)
 }
 
 proptest! {
@@ -506,13 +580,44 @@ proptest! {
 
     #[test]
     fn small_frames_match_reference(seed in any::<u64>(), runs in 1usize..=3) {
-        random_runs::<onerma_rtl::seal::Model>(seed, runs, 10)?;
+        random_runs::<onerma_rtl::seal::Model>(seed, runs, 10, 0)?;
+    }
+
+    /// Jobs whose payload carries an error never leave; the rest are intact (both tops).
+    #[test]
+    fn aborted_jobs_never_leave(seed in any::<u64>(), runs in 1usize..=3) {
+        random_runs::<onerma_rtl::seal::Model>(seed, runs, 12, 40)?;
+    }
+
+    #[test]
+    fn default_aborted_jobs_never_leave(seed in any::<u64>()) {
+        random_runs::<onerma_rtl::seal_default::Model>(seed, 1, 12, 40)?;
     }
 
     #[test]
     fn default_frames_match_reference(seed in any::<u64>(), runs in 1usize..=2) {
-        random_runs::<onerma_rtl::seal_default::Model>(seed, runs, 10)?;
+        random_runs::<onerma_rtl::seal_default::Model>(seed, runs, 10, 0)?;
     }
+}
+
+/// Every other job with a payload dropped, 2 stages: dropped stages are reused (no wedge), at
+/// least one drop happens, counters skip the dropped jobs' values.
+#[test]
+fn aborts_free_their_stage() -> Result<(), TestCaseError> {
+    let mut b = Bench::<onerma_rtl::seal::Model>::new(3);
+    let mut jobs: Vec<Job> = (0..40)
+        .map(|i| random_job(&mut b.rng, i as u8, 200))
+        .collect();
+    for (i, j) in jobs.iter_mut().enumerate() {
+        if i % 2 == 0 {
+            spoil(&mut b.rng, j, 16, 200);
+        }
+    }
+    b.ctr_reset(None)?;
+    let o = b.run(&jobs, NO_GAPS)?;
+    prop_assert_eq!(o.drops, 20, "drops");
+    prop_assert_eq!(b.count, 41, "every accepted job spent a counter");
+    Ok(())
 }
 
 /// The counter is used up (small top: 8-bit count, last usable 254): exactly the jobs up to it

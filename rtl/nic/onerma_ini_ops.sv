@@ -443,19 +443,27 @@ module onerma_ini_ops #(
     end
   end
 
-  // Payload routing: one decision per frame with payload, in frame order.
-  logic route_pop;
+  // Payload routing: one decision per frame with payload, in frame order. The opener takes a
+  // payload beat only after its job (its contract), so a passed frame's payload waits while its
+  // job is still in the job register (`unjob_q`). That frame is always the newest entry: every
+  // header handshake hands the register's previous job over in the same cycle.
+  logic       route_pop, route_head_wait, unjob_q;
+  logic [1:0] route_count;
   onerma_fifo #(.Width(1), .Depth(2)) u_route (
     .clk_i, .rst_ni, .flush_i(1'b0),
     .in_valid_i(hdr_fire && (hdr_i.chunk_len != '0)), .in_ready_o(route_in_ready),
     .in_data_i(h_acc),
     .out_valid_o(route_out_valid), .out_ready_i(route_pop), .out_data_o(route_out_pass),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .count_o()
-    /* verilator lint_on PINCONNECTEMPTY */
+    .count_o(route_count)
   );
-  assign opay_valid_o = pay_valid_i && route_out_valid && route_out_pass;
-  assign pay_ready_o  = route_out_valid && (!route_out_pass || opay_ready_i);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) unjob_q <= 1'b0;
+    else if (hdr_acc) unjob_q <= (hdr_i.chunk_len != '0);
+    else if (job_ready_i) unjob_q <= 1'b0;
+  end
+  assign route_head_wait = route_out_pass && unjob_q && (route_count == 2'd1);
+  assign opay_valid_o = pay_valid_i && route_out_valid && route_out_pass && !route_head_wait;
+  assign pay_ready_o  = route_out_valid && (!route_out_pass || (opay_ready_i && !route_head_wait));
   assign route_pop    = pay_valid_i && pay_ready_o && pay_last_i;
 
   // ---------------------------------------------------------------------------------------

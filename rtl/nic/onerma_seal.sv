@@ -13,6 +13,12 @@
 ///   order of every other NIC stream); the stage stores them reversed, in the layouts'
 ///   big-endian order the GCM beats use (pure wiring). Bytes after chunk_len in the last beat
 ///   are ignored. The next job is taken the cycle after the last beat.
+/// - Payload abort: `pay_err_i` is qualified by the payload handshake (e.g. `onerma_dma_rd`'s
+///   `rd_err`). If any payload beat of a job carries it, the job is dropped at its last beat: the
+///   message was not yet staged (a message is staged, and so described and sealed, only at its
+///   last beat), so its stage is freed in that cycle with no descriptor, no din beat and no
+///   frame; `drop_o` pulses in that cycle (no ready) with the job's meta on `drop_meta_o`. The
+///   counter assigned at acceptance is not reused (counters need only strictly increase, §3.2).
 /// - Counter (§10): `{epoch_i, count}`; `ctr_reset_i` (epoch written) sets count := 1 (also the
 ///   reset value) and blocks acceptance in that cycle. A job is accepted only while
 ///   count < 2^CountW - 1, so the last usable count is 2^CountW - 2 (protocol: 2^48 - 2) and the
@@ -94,10 +100,14 @@ module onerma_seal #(
   output logic                     pay_ready_o,
   input  logic [DataWidth-1:0]     pay_data_i,
   input  logic                     pay_last_i,
+  input  logic                     pay_err_i,
 
   output logic                     asg_valid_o,
   output logic [MetaWidth-1:0]     asg_meta_o,
   output logic [63:0]              asg_counter_o,
+
+  output logic                     drop_o,
+  output logic [MetaWidth-1:0]     drop_meta_o,
 
   output logic                     desc_valid_o,
   input  logic                     desc_ready_i,
@@ -180,6 +190,9 @@ module onerma_seal #(
   logic                in_busy_q;
   logic [StW-1:0]      in_stage_q;
   logic [PW-1:0]       in_row_q;
+  logic                in_err_q;      // a beat of the payload being received carried pay_err_i
+  logic [MetaWidth-1:0] in_meta_q;
+  logic                pay_end, pay_drop;
 
   always_comb begin
     any_free = 1'b0;
@@ -226,19 +239,29 @@ module onerma_seal #(
 
   assign pay_ready_o = in_busy_q;
   assign pay_fire    = pay_valid_i && pay_ready_o;
+  // The last beat: the message is staged, or dropped if any of its beats carried an error.
+  assign pay_end     = pay_fire && pay_last_i;
+  assign pay_drop    = pay_end && (in_err_q || pay_err_i);
+  assign drop_o      = pay_drop;
+  assign drop_meta_o = in_meta_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       in_busy_q  <= 1'b0;
       in_stage_q <= '0;
       in_row_q   <= '0;
+      in_err_q   <= 1'b0;
+      in_meta_q  <= '0;
     end else if (job_fire) begin
       in_busy_q  <= (job_len != '0);
       in_stage_q <= alloc;
       in_row_q   <= PW'(32'(alloc) * PayRows);
+      in_err_q   <= 1'b0;
+      in_meta_q  <= job_meta_i;
     end else if (pay_fire) begin
       in_busy_q <= !pay_last_i;
       in_row_q  <= in_row_q + PW'(1);
+      in_err_q  <= in_err_q || pay_err_i;
     end
   end
 
@@ -265,7 +288,7 @@ module onerma_seal #(
   logic           rdy_push, rdy_valid, rdy_pop, rdy_in_ready;
   logic [StW-1:0] rdy_stage;
 
-  assign rdy_push = (job_fire && (job_len == '0)) || (pay_fire && pay_last_i);
+  assign rdy_push = (job_fire && (job_len == '0)) || (pay_end && !pay_drop);
 
   onerma_fifo #(
     .Width(StW),
@@ -557,6 +580,10 @@ module onerma_seal #(
       end
       if (o_free) begin
         free_q[o_stage_q] <= 1'b1;
+      end
+      // A dropped message's stage (never the one being read out: that one was staged).
+      if (pay_drop) begin
+        free_q[in_stage_q] <= 1'b1;
       end
       if (dout_fire) begin
         wcnt_q[d_stage] <= wcnt_q[d_stage] + WW'(1);

@@ -30,10 +30,14 @@ module onerma_seal_sim #(
   output logic                   pay_ready_o,
   input  logic [DataWidth-1:0]   pay_data_i,
   input  logic                   pay_last_i,
+  input  logic                   pay_err_i,
 
   output logic                   asg_valid_o,
   output logic [MetaWidth-1:0]   asg_meta_o,
   output logic [63:0]            asg_counter_o,
+
+  output logic                   drop_o,
+  output logic [MetaWidth-1:0]   drop_meta_o,
 
   output logic                   m_axis_tvalid,
   input  logic                   m_axis_tready,
@@ -102,9 +106,12 @@ module onerma_seal_sim #(
     .pay_ready_o,
     .pay_data_i,
     .pay_last_i,
+    .pay_err_i,
     .asg_valid_o,
     .asg_meta_o,
     .asg_counter_o,
+    .drop_o,
+    .drop_meta_o,
     .desc_valid_o (desc_valid),
     .desc_ready_i (desc_ready),
     .desc_data_o  (desc),

@@ -121,8 +121,11 @@ pub fn parse_stat(log: &str) -> Option<Cells> {
             _ => {}
         }
     }
-    // Latches either survive as $dlatch cells or are reported by the FF legaliser.
-    c.latch = log.contains("$dlatch") || log.contains("is a latch of type");
+    // Latches either survive as latch cells in the final statistics or are reported by the FF
+    // legaliser. A `$dlatch` that opt_dff folds to a constant on the way (a flop whose enable
+    // is never active, e.g. a tied-off client) is gone by then and is not one.
+    c.latch =
+        block.contains("$dlatch") || block.contains("DLATCH") || log.contains("is a latch of type");
     Some(c)
 }
 
@@ -456,6 +459,10 @@ mod tests {
         assert!(parse_stat("no stats").is_none());
         let latch = format!("{log}\nWarning: Cell l.x is a latch of type $_DLATCH_P_.");
         assert!(parse_stat(&latch).is_some_and(|c| c.latch));
+        let folded = format!(
+            "Setting constant 0-bit at position 0 on $auto$ff.cc:337:slice$1 ($dlatch) from module m.\n{log}"
+        );
+        assert!(parse_stat(&folded).is_some_and(|c| !c.latch));
     }
 
     #[test]

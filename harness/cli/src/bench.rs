@@ -36,6 +36,16 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         "gcm_iter_sim_cycles_per_s",
         crate::gcm_bench::iter_sim_cycles_per_s,
     ),
+    (
+        "initiator_ops_per_cycle_64b",
+        crate::nic_bench::ops_per_cycle_64b,
+    ),
+    (
+        "initiator_goodput_frac_4k",
+        crate::nic_bench::goodput_frac_4k,
+    ),
+    ("cmd_to_wire_cycles", crate::nic_bench::cmd_to_wire_cycles),
+    ("nic_sim_cycles_per_s", crate::nic_bench::sim_cycles_per_s),
     ("model_ops_per_s_2nic", model_ops_per_s_2nic),
     ("model_ops_per_s_40nic", model_ops_per_s_40nic),
 ];

@@ -5,6 +5,7 @@ mod demo;
 mod error;
 mod gcm_bench;
 mod gcm_vectors;
+mod nic_bench;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

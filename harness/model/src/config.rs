@@ -36,6 +36,15 @@ pub struct NicConfig {
     pub nack_depth: u16,
     /// Consecutive dispatches that may pass over a waiting lower class (§2.3).
     pub max_starve: u32,
+    /// Passes over a waiting class a device may make beyond the anti-starvation bound
+    /// (`max_starve + num_classes - 1`, protocol.md §2.3) because its submission pipeline shows
+    /// a new command to its arbiter a few cycles after the doorbell: the dispatches of those
+    /// cycles pass over a class the model already counts as waiting. 0 for the model itself.
+    pub starve_slack: u32,
+    /// Cycles a DISPATCH_TIMEOUT acts late (the observer's shadow: a device's dispatch is seen
+    /// only when its request leaves, up to the transmit latency later, so the shadow keeps a
+    /// queued op that long and a device record ends it at once). 0 for the model itself.
+    pub dispatch_lag: u64,
     /// Most cycles a frame-less deadline action may be late (§6.1). The model acts on time;
     /// the checker accepts a device acting anywhere in `[D, D + timer_slack]`.
     pub timer_slack: u64,
@@ -81,6 +90,8 @@ impl Default for NicConfig {
             max_hold_ns: 14_200,
             nack_depth: 16,
             max_starve: 16,
+            starve_slack: 0,
+            dispatch_lag: 0,
             timer_slack: 64,
             deadline_lag: 0,
             rx_crypto_max: 200,

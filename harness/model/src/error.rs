@@ -54,7 +54,9 @@ pub enum ChoiceError {
     EmptyClass(u8),
     #[error("class {class} chosen but the window has only {free} lines free (needs 64)")]
     WindowShort { class: u8, free: u32 },
-    #[error("class {0} chosen while another class reached the anti-starvation bound")]
+    #[error(
+        "class {0} (not starving) chosen while another waiting class was passed over MaxStarve + NumClasses - 1 times"
+    )]
     Starvation(u8),
     #[error("message counter exhausted: the NIC may not send")]
     CounterExhausted,

@@ -87,6 +87,7 @@ pub struct Initiator {
     /// Dispatches each class was passed over while waiting (the anti-starvation bound, §2.3).
     passed: Vec<u32>,
     max_starve: u32,
+    starve_slack: u32,
 }
 
 /// Parses a command; reserved bits are reported (BAD_COMMAND) rather than refused, because the
@@ -129,6 +130,7 @@ impl Initiator {
             classes: vec![VecDeque::new(); usize::from(cfg.num_classes)],
             passed: vec![0; usize::from(cfg.num_classes)],
             max_starve: cfg.max_starve,
+            starve_slack: cfg.starve_slack,
         }
     }
 
@@ -206,6 +208,28 @@ impl Initiator {
         n
     }
 
+    /// Whether a device may dispatch the head of `class` now (§2.3): unless a waiting class has
+    /// been passed over `MaxStarve + NumClasses - 1` times (the bound round-robin among starving
+    /// classes guarantees), any waiting class; otherwise only a starving one (passed over at
+    /// least `MaxStarve` times). The model's own choice ([`Initiator::ready_into`]) is one of
+    /// these.
+    pub(crate) fn may_dispatch(&self, class: u8) -> bool {
+        let c = usize::from(class);
+        if self.classes.get(c).is_none_or(VecDeque::is_empty) {
+            return false;
+        }
+        if self.max_starve == 0 {
+            return true;
+        }
+        let bound = self.max_starve + self.classes.len() as u32 - 1 + self.starve_slack;
+        let overdue = self
+            .classes
+            .iter()
+            .enumerate()
+            .any(|(k, q)| k != c && !q.is_empty() && self.passed[k] >= bound);
+        !overdue || self.passed[c] >= self.max_starve
+    }
+
     /// A DISPATCH_TIMEOUT timer can still fire: the op waits in its class queue.
     pub(crate) fn queued(&self, slot: u16, inst: u32) -> bool {
         self.live_op(slot, inst)
@@ -237,6 +261,20 @@ impl Initiator {
             .and_then(|s| s.op.as_ref())
             .filter(|o| o.t_disp.is_some() && o.ending.is_none())
             .map(|o| (o.cq_addr, o.deadline))
+    }
+
+    /// The current op instance of a slot (0 for a slot out of range).
+    pub(crate) fn slot_inst(&self, slot: u16) -> u32 {
+        self.slots.get(usize::from(slot)).map_or(0, |s| s.inst)
+    }
+
+    /// `(completion address, cycle its DISPATCH_TIMEOUT is due)` of a slot's queued op.
+    pub(crate) fn queued_cq(&self, slot: u16, dispatch_timeout: u64) -> Option<(u64, u64)> {
+        self.slots
+            .get(usize::from(slot))
+            .and_then(|s| s.op.as_ref())
+            .filter(|o| o.phase == Phase::Queued && o.ending.is_none())
+            .map(|o| (o.cq_addr, o.t_sub + dispatch_timeout + 1))
     }
 
     /// `(enabled, pid)` of a slot.
@@ -433,7 +471,7 @@ impl Nic {
         self.ini.classes[usize::from(cos)].push_back((slot, inst));
         // "Still queued at t_sub + dispatch_timeout + 1" (§2.3).
         self.timers.push(
-            now + self.cfg.dispatch_timeout + 1,
+            now + self.cfg.dispatch_timeout + 1 + self.cfg.dispatch_lag,
             Event::DispatchExpire { slot, inst },
         );
         Ok(SubmitOutcome::Queued { seq })
@@ -496,9 +534,14 @@ impl Nic {
             .live_op(slot, inst)
             .is_some_and(|o| o.phase == Phase::Queued)
         {
-            for q in &mut self.ini.classes {
+            for (c, q) in self.ini.classes.iter_mut().enumerate() {
                 if let Some(p) = q.iter().position(|&e| e == (slot, inst)) {
                     q.remove(p);
+                    // A class that stops waiting starts its count of passes afresh (§2.3:
+                    // consecutive passes over a waiting class).
+                    if q.is_empty() {
+                        self.ini.passed[c] = 0;
+                    }
                 }
             }
             self.finish(t, slot, Status::DispatchTimeout, out)?;

@@ -673,7 +673,7 @@ impl Nic {
         if !self.sh.can_send() {
             return Err(ChoiceError::CounterExhausted);
         }
-        if !self.ini.ready_classes().contains(&class) {
+        if !self.ini.may_dispatch(class) {
             return Err(ChoiceError::Starvation(class));
         }
         self.do_dispatch(now, class, out)
@@ -712,6 +712,20 @@ impl Nic {
         let now = self.clock(now)?;
         self.fire_timers(now, out)?;
         self.finish(now, slot, Status::Timeout, out)
+    }
+
+    /// Observer: the device reported `slot`'s queued op as expired (its record) while the
+    /// shadow still holds it for `dispatch_lag`: the expiry acts now.
+    pub(crate) fn force_dispatch_expire(
+        &mut self,
+        now: u64,
+        slot: u16,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let now = self.clock(now)?;
+        self.fire_timers(now, out)?;
+        let inst = self.ini.slot_inst(slot);
+        self.on_dispatch_expire(now, slot, inst, out)
     }
 
     // ---- internals ----

@@ -81,7 +81,8 @@ pub struct ObserverConfig {
     /// Most cycles from a dispatch to the device's hop-1 frame (transmit crypto and framing):
     /// a record's `issue_delay` may be this much below the frame's cycle.
     pub tx_lag: u64,
-    /// Most cycles from the cycle a record's `total_delay` counts to, to the record's write.
+    /// Most cycles from the cycle a record's `total_delay` counts to, to the record's write on
+    /// the bus: 16 cycles of formatting plus the host write channel's queue (`Drain`, §6.4).
     pub record_lag: u64,
 }
 
@@ -93,7 +94,10 @@ impl ObserverConfig {
     #[must_use]
     pub fn for_nic(cfg: &NicConfig) -> Self {
         let tx_lag = cfg.rx_crypto_max;
-        let record_lag = 16;
+        // Record formatting, then the queue of the host write channel: a device counts
+        // `total_delay` when the record enters that channel (protocol.md §11), and the channel
+        // holds at most `Drain` cycles of writes ahead of it (§6.4).
+        let record_lag = 16 + cfg.timing().drain();
         let serialize = u64::from(wire::MAX_OP).div_ceil(u64::from(cfg.host_write_bytes_per_cycle));
         Self {
             reaction_max: cfg.timer_slack
@@ -386,6 +390,7 @@ impl Observer {
         // deadline (`early_timeout`).
         let mut sc = nic.clone();
         sc.deadline_lag = sc.timer_slack;
+        sc.dispatch_lag = cfg.tx_lag;
         sc.log_host_writes = false;
         sc.record_key_iv = false;
         let instant = HostConfig {
@@ -742,6 +747,11 @@ impl Observer {
 
     /// The device's hop-1 request reveals a dispatch of its slot with its counter.
     fn dispatch(&mut self, now: u64, h: &Hdr) -> Result<(), ObserveError> {
+        if self.shadow.ini.head_class(h.slot).is_none() {
+            // Queued ops the device expired on time may still sit in the shadow (held for
+            // `tx_lag`): one of them may be ahead of the dispatched slot.
+            self.expire_due(now)?;
+        }
         let Some(class) = self.shadow.ini.head_class(h.slot) else {
             return self.diverge(
                 format!("{:?} dispatch", h.msg_type),
@@ -834,6 +844,9 @@ impl Observer {
     fn seen_write(&mut self, addr: u64, data: &[u8]) -> Result<(), ObserveError> {
         if !self.records.iter().any(|r| r.addr == addr) {
             self.early_timeout(addr)?;
+        }
+        if !self.records.iter().any(|r| r.addr == addr) {
+            self.early_expiry(addr)?;
         }
         if let Some(i) = self.records.iter().position(|r| r.addr == addr) {
             let r = self.records.swap_remove(i);
@@ -931,6 +944,47 @@ impl Observer {
         if let Some(slot) = slot {
             let mut out = std::mem::take(&mut self.out);
             let r = self.shadow.force_timeout(now, slot, &mut out);
+            self.out = out;
+            r?;
+            self.collect(now)?;
+        }
+        Ok(())
+    }
+
+    /// Every queued op whose DISPATCH_TIMEOUT is due by `now` expires now.
+    fn expire_due(&mut self, now: u64) -> Result<(), ObserveError> {
+        let dt = self.nic.dispatch_timeout;
+        for slot in 0..self.nic.num_slots {
+            if self
+                .shadow
+                .ini
+                .queued_cq(slot, dt)
+                .is_some_and(|(_, due)| due <= now)
+            {
+                let mut out = std::mem::take(&mut self.out);
+                let r = self.shadow.force_dispatch_expire(now, slot, &mut out);
+                self.out = out;
+                r?;
+            }
+        }
+        self.collect(now)
+    }
+
+    /// A record at the completion address of a queued op whose DISPATCH_TIMEOUT is due (the
+    /// shadow holds queued ops `tx_lag` longer, since a device dispatch shows only when its
+    /// request leaves): the expiry acts now.
+    fn early_expiry(&mut self, addr: u64) -> Result<(), ObserveError> {
+        let now = self.now;
+        let dt = self.nic.dispatch_timeout;
+        let slot = (0..self.nic.num_slots).find(|&s| {
+            self.shadow
+                .ini
+                .queued_cq(s, dt)
+                .is_some_and(|(a, due)| a == addr && due <= now)
+        });
+        if let Some(slot) = slot {
+            let mut out = std::mem::take(&mut self.out);
+            let r = self.shadow.force_dispatch_expire(now, slot, &mut out);
             self.out = out;
             r?;
             self.collect(now)?;

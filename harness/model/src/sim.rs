@@ -61,6 +61,12 @@ pub struct System {
     /// The first divergence of each observed NIC `(NIC, divergence)`; that NIC's observer stops.
     pub divergences: Vec<(usize, Divergence)>,
     tamper: Option<Tamper>,
+    /// Per NIC: a device outside the model (an RTL NIC in mixed mode, [`System::set_external`]):
+    /// frames for it are handed to the driver in [`System::external_rx`], not to a model NIC.
+    external: Vec<bool>,
+    /// Frames that arrived for external NICs `(cycle, NIC, frame)`, in arrival order; the driver
+    /// takes them.
+    pub external_rx: Vec<(u64, usize, Vec<u8>)>,
 }
 
 /// A fault planted in a NIC's outputs before they are shown to observers and the fabric: a
@@ -115,6 +121,8 @@ impl System {
             observers: (0..n).map(|_| None).collect(),
             divergences: Vec::new(),
             tamper: None,
+            external: vec![false; n],
+            external_rx: Vec::new(),
         })
     }
 
@@ -286,6 +294,39 @@ impl System {
         self.push(t, Ev::Deliver { dst, frame });
     }
 
+    /// Makes NIC `i` external: a device the driver runs (an RTL NIC). Frames for it go to
+    /// [`System::external_rx`]; it sends with [`System::send_external`]. Its model NIC stays idle
+    /// (it only gives the fabric its address).
+    ///
+    /// # Errors
+    /// No such NIC.
+    pub fn set_external(&mut self, i: usize) -> Result<(), ModelError> {
+        *self.external.get_mut(i).ok_or(ModelError::NoSuchNic(i))? = true;
+        Ok(())
+    }
+
+    /// A frame external NIC `src` put on the wire at `time` (its last beat; not before now): it
+    /// crosses the fabric like any NIC's frame (latency, faults).
+    pub fn send_external(&mut self, time: u64, src: usize, frame: Vec<u8>) {
+        let t = time.max(self.now);
+        if let Some(log) = self.message_log.as_mut() {
+            log.push((t, src, frame.clone()));
+        }
+        let route = &self.route;
+        self.fabric.send(
+            t,
+            src,
+            frame,
+            |a| route.get(&a).copied(),
+            &mut self.arrivals,
+        );
+        let mut arr = std::mem::take(&mut self.arrivals);
+        for (at, dst, f) in arr.drain(..) {
+            self.push(at, Ev::Deliver { dst, frame: f });
+        }
+        self.arrivals = arr;
+    }
+
     /// Time of the next event, if any.
     #[must_use]
     pub fn next_time(&self) -> Option<u64> {
@@ -301,6 +342,11 @@ impl System {
         let mut out = std::mem::take(&mut self.out);
         out.clear();
         let i = match ev {
+            Ev::Deliver { dst, frame } if self.external.get(dst).copied().unwrap_or(false) => {
+                self.external_rx.push((time, dst, frame));
+                self.out = out;
+                return true;
+            }
             Ev::Deliver { dst, frame } => {
                 self.watch(dst, |o| o.receive(time, &frame).map(|_| ()));
                 if let Err(e) = self.nics[dst].receive(time, &frame, &mut out) {

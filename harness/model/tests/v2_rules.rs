@@ -547,8 +547,10 @@ fn local_read_and_write_permissions_are_separate() {
 
 #[test]
 fn the_most_starved_class_goes_first() {
-    // max_starve 1: every dispatch that passes a waiting class starves it; among starved
-    // classes the one passed most often is the only legal choice.
+    // max_starve 1: every dispatch that passes a waiting class starves it. The model's own
+    // choice is the class passed most often (ties: the lowest); a device may take any starving
+    // class, and must take a starving one once a waiting class was passed over
+    // MaxStarve + NumClasses - 1 = 4 times (§2.3: round-robin among starving classes).
     let (mut a, b) = pair(|c| {
         c.max_starve = 1;
         c.num_classes = 4;
@@ -556,6 +558,7 @@ fn the_most_starved_class_goes_first() {
     let mut out = Outputs::default();
     let kd = kd_for(1, 0, a.addr(), OpType::Read);
     let mut slot = 0u16;
+    // Slots: class 0: 0; class 1: 1, 2; class 2: 3, 4; class 3: 5, 6.
     for (class, n) in [(0u8, 1), (1, 2), (2, 2), (3, 2)] {
         for _ in 0..n {
             let mut c = cmd(
@@ -575,17 +578,20 @@ fn the_most_starved_class_goes_first() {
         }
     }
     assert_eq!(a.dispatch(10, 0, &mut out).expect("dispatch"), 0);
-    // Classes 1, 2, 3 passed once each: a tie, the lowest goes first.
+    // Classes 1, 2, 3 passed once each: a tie, the model takes the lowest.
     assert_eq!(a.ready_classes(), vec![1]);
     assert!(a.dispatch(11, 0, &mut out).is_err(), "class 0 is empty");
-    assert!(a.dispatch(11, 2, &mut out).is_err(), "class 1 is owed");
-    assert_eq!(a.dispatch(11, 1, &mut out).expect("dispatch"), 1);
-    // Passed: class 1 0, classes 2 and 3 twice each: class 2.
-    assert_eq!(a.ready_classes(), vec![2]);
-    assert_eq!(a.dispatch(12, 2, &mut out).expect("dispatch"), 3);
-    // Passed: class 1 once, class 2 0, class 3 three times: class 3, the most starved.
-    assert_eq!(a.ready_classes(), vec![3]);
+    // A device may take another starving class: class 2 (passed: 1 twice, 3 twice).
+    assert_eq!(a.dispatch(11, 2, &mut out).expect("dispatch"), 3);
+    assert_eq!(a.ready_classes(), vec![1]);
+    // Class 2 again: it empties (its count starts afresh); classes 1 and 3 passed 3 times.
+    assert_eq!(a.dispatch(12, 2, &mut out).expect("dispatch"), 4);
+    // Class 3: class 1 is now passed over 4 times, the bound.
     assert_eq!(a.dispatch(13, 3, &mut out).expect("dispatch"), 5);
+    assert_eq!(a.ready_classes(), vec![1]);
+    // Class 3 was just served (not starving): refused while class 1 is at the bound.
+    assert!(a.dispatch(14, 3, &mut out).is_err(), "class 1 is overdue");
+    assert_eq!(a.dispatch(14, 1, &mut out).expect("dispatch"), 1);
 }
 
 #[test]

@@ -1,0 +1,909 @@
+//! The mixed-mode rig (issue 15): the Verilated `onerma_nic` (small configuration,
+//! harness/rtl/tops/nic.json) as NIC 0 of a golden-model `System` (an external NIC), among
+//! model NICs that serve it, checked by the model's `Observer`. Used by the mixed-mode suite
+//! (`tests/nic_mixed.rs`) and the NIC benchmarks of `onerma bench`.
+//!
+//! Frames the fabric delivers to the RTL NIC's address enter its AXI4-Stream receive port; every
+//! frame it transmits crosses the fabric to the model NICs. Its host memory is [`AxiMem`]; its
+//! registers are programmed over AXI4-Lite ([`AxilMaster`]) and its commands written as 64-byte
+//! bursts ([`AxiWriteMaster`]). The observer is shown every input the RTL NIC gets and every
+//! output it makes, held back [`HOLD`] cycles so inputs learnt late (a B answer) still arrive in
+//! cycle order. Nothing expected is read from the DUT.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+use onerma_layouts::{Cmd, Cpl, OpType, RrtEntry, Status};
+use onerma_model::crypto::{self, Key};
+use onerma_model::{FabricConfig, NicConfig, Observer, ObserverConfig, Seen, System};
+use onerma_regs as regs;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::Throttle;
+use crate::axi::{Addr, AxiMem, BResp, MasterOut, MemConfig, Resp, SlaveOut, WBeat};
+use crate::axi_wmaster::{AxiWriteMaster, WriteBurst};
+use crate::axil::{AxilMaster, LiteMasterOut, LiteSlaveOut};
+use crate::bits::{get_bits, put_bits};
+
+/// Why a mixed-mode run stopped: the observer's divergence, a bus protocol error, a model error
+/// or a bench check.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RigError(pub String);
+
+fn fail(e: impl Into<String>) -> RigError {
+    RigError(e.into())
+}
+
+/// The small configuration's Verilated top.
+pub type Dut = onerma_rtl::nic::Model;
+
+pub const BUS: usize = 16; // DataWidth 128
+pub const WORDS: usize = 4;
+pub const SLOTS: u16 = 8;
+pub const RTL_ADDR: u32 = 0x0a00_0001;
+pub const SERVER_ADDR: u32 = 0x0a00_0002;
+pub const PID: u32 = 0x77;
+pub const DATA_BASE: u64 = 0x1_0000;
+pub const DATA_SIZE: u64 = SLOTS as u64 * 8192;
+pub const CQ_BASE: u64 = 0x4_0000;
+pub const CQ_SIZE: u64 = 4096;
+pub const SERVED_BASE: u64 = 0x10_0000;
+pub const SERVED_SIZE: u64 = 64 * 1024;
+pub const REGIONS_SERVED: u16 = 2;
+/// Cycles the observer's inputs are held back, so that events learnt late (a command write's
+/// bus answer, a host write's data, shown at its AW) are still shown in cycle order: more than a
+/// 4 KB burst takes on the slowest memory the tests use.
+pub const HOLD: u64 = 4096;
+
+fn resp(bits: u8) -> Resp {
+    match bits {
+        0 => Resp::Okay,
+        2 => Resp::SlvErr,
+        _ => Resp::DecErr,
+    }
+}
+
+/// The RTL NIC's configuration as the model sees it (the top's parameters and the registers the
+/// test programs).
+pub fn rtl_config() -> NicConfig {
+    NicConfig {
+        nic_addr: RTL_ADDR,
+        num_slots: SLOTS,
+        num_regions: 16,
+        num_classes: 2,
+        window_lines: 128,
+        max_starve: 4,
+        // Doorbell to class queue head: the command port, three cycles of submission checks,
+        // the queue's push register.
+        starve_slack: 8,
+        timer_slack: u64::from(SLOTS),
+        // One iterative engine: a 1 KB chunk spends about 1,000 cycles in it.
+        rx_crypto_max: 6_000,
+        rx_crypto_latency: 0,
+        dispatch_timeout: 30_000,
+        op_timeout: 40_000,
+        host_write_bytes_per_cycle: BUS as u32,
+        host_write_max: 400,
+        host_read_max: 400,
+        // Accepts the model server's hold (`server_config`): its server_timeout covers 4 KB of
+        // WR_DATA through the one iterative engine.
+        max_hold_ns: 200_000,
+        ..NicConfig::default()
+    }
+}
+
+/// The model server's configuration: a WRITE context lives long enough for 4 KB of WR_DATA
+/// from the small RTL NIC (one iterative engine, about 1,000 cycles per 1 KB chunk).
+pub fn server_config() -> NicConfig {
+    NicConfig {
+        nic_addr: SERVER_ADDR,
+        num_slots: 8,
+        num_regions: 16,
+        server_timeout: 30_000,
+        ..NicConfig::default()
+    }
+}
+
+#[derive(Debug)]
+enum ObsEv {
+    Cmd {
+        slot: u16,
+        bytes: [u8; 64],
+        ok: bool,
+    },
+    Receive(Vec<u8>),
+    Frame(Vec<u8>),
+    Write {
+        addr: u64,
+        data: Vec<u8>,
+    },
+    Read {
+        addr: u64,
+        len: u64,
+    },
+    Software {
+        addr: u64,
+        data: Vec<u8>,
+    },
+    Rrt {
+        index: u16,
+        e: RrtEntry,
+    },
+    Enable {
+        slot: u16,
+    },
+}
+
+/// Observer inputs in cycle order, held back [`HOLD`] cycles.
+struct Delayed {
+    heap: BinaryHeap<Reverse<(u64, u64)>>,
+    evs: HashMap<u64, ObsEv>,
+    seq: u64,
+}
+
+impl Delayed {
+    fn push(&mut self, cycle: u64, ev: ObsEv) {
+        self.heap.push(Reverse((cycle, self.seq)));
+        self.evs.insert(self.seq, ev);
+        self.seq += 1;
+    }
+    fn pop_until(&mut self, until: u64) -> Option<(u64, ObsEv)> {
+        let Reverse((c, s)) = *self.heap.peek()?;
+        if c > until {
+            return None;
+        }
+        self.heap.pop();
+        self.evs.remove(&s).map(|e| (c, e))
+    }
+}
+
+#[derive(Default, Debug)]
+pub struct Stats {
+    pub submitted: u64,
+    pub refused: u64,
+    pub records: u64,
+    pub ok: u64,
+    pub statuses: [u64; 8],
+    pub frames_out: u64,
+    pub frames_in: u64,
+    pub host_bytes: u64,
+    pub rekeys: u64,
+}
+
+pub struct Rig {
+    pub m: Dut,
+    lite: AxilMaster,
+    cmd: AxiWriteMaster,
+    pub mem: AxiMem,
+    pub sys: System,
+    pub obs: Observer,
+    ev: Delayed,
+    pub cycle: u64,
+    rng: StdRng,
+    /// Frames waiting for the receive port, and the one being driven (bytes, next offset).
+    rx_q: VecDeque<Vec<u8>>,
+    rx_cur: Option<(Vec<u8>, usize)>,
+    tx_buf: Vec<u8>,
+    /// Host write bursts: AW seen, beats so far.
+    /// Addresses of the host write bursts whose B is outstanding, in AW order.
+    b_addrs: VecDeque<u64>,
+    /// AWs taken, with the cycle of their handshake (a host write is shown at its issue).
+    w_aws: VecDeque<(Addr, u64)>,
+    w_beats: Vec<WBeat>,
+    w_done: VecDeque<Vec<WBeat>>,
+    /// Command bursts written, waiting for their B: (slot, bytes, cycle of the last W beat).
+    cmd_open: VecDeque<(u16, [u8; 64], Option<u64>)>,
+    /// Per slot: the command in flight and the cycle it may be reused.
+    pub busy: Vec<Option<u64>>,
+    server_keys: Vec<Key>,
+    pub stats: Stats,
+    p_tx_ready: f64,
+    rx_valid: bool,
+    tx_ready: bool,
+    /// Cycle of every command's doorbell beat (the last W beat of its burst), in order.
+    pub doorbells: Vec<u64>,
+    /// Cycle of the first beat of every frame the RTL NIC sent, in order.
+    pub tx_starts: Vec<u64>,
+    /// Cycles after a record's B before its slot gets a new command (the RTL frees the slot at
+    /// that B; the margin covers its way to the command port).
+    pub reuse_after: u64,
+    /// Chance per cycle that a free slot gets a new command in [`Rig::run_reads`].
+    pub p_submit: f64,
+    /// Of those commands, the share of WRITEs and of REKEYs (the rest are READs).
+    pub p_write: f64,
+    pub p_rekey: f64,
+    /// Per slot: the REKEY in flight `(region, new key)`, installed in the rig's key table when
+    /// it completes OK.
+    rekeys: Vec<Option<(u16, Key)>>,
+    /// Per slot: the end of the source bytes of its last WRITE / REKEY ([`Rig::load_source`]).
+    src_end: Vec<u64>,
+}
+
+impl Rig {
+    pub fn new(seed: u64, fabric: FabricConfig, mem_cfg: MemConfig, p_tx_ready: f64) -> Self {
+        let mut m = Dut::new();
+        m.reset(2);
+        let rcfg = rtl_config();
+        let scfg = server_config();
+        let mut sys = System::new(vec![rcfg.clone(), scfg], fabric).expect("system");
+        sys.set_external(0).expect("external NIC 0");
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut server_keys = Vec::new();
+        for r in 0..REGIONS_SERVED {
+            let k: Key = rng.random();
+            server_keys.push(k);
+            sys.nics[1]
+                .write_rrt(
+                    r,
+                    RrtEntry {
+                        valid: 1,
+                        perm_remote_read: 1,
+                        perm_remote_write: 1,
+                        perm_remote_rekey: 1,
+                        perm_local_read: 0,
+                        perm_local_write: 0,
+                        owner_pid: 0,
+                        base_addr: SERVED_BASE + u64::from(r) * SERVED_SIZE,
+                        size: SERVED_SIZE,
+                        key: crypto::key_to_u128(&k),
+                    },
+                )
+                .expect("server region");
+            let fill: Vec<u8> = (0..SERVED_SIZE).map(|_| rng.random()).collect();
+            if let Some(mm) = sys.nics[1].mem_mut() {
+                mm.write(SERVED_BASE + u64::from(r) * SERVED_SIZE, &fill);
+            }
+        }
+        let obs = Observer::new(&rcfg, ObserverConfig::for_nic(&rcfg), None).expect("observer");
+        let thr = |s: u64| Throttle::new(seed ^ s, 1.0).expect("throttle");
+        Self {
+            m,
+            lite: AxilMaster::new(thr(1)),
+            cmd: AxiWriteMaster::new(thr(2), thr(3), thr(4)),
+            mem: AxiMem::new(mem_cfg).expect("memory"),
+            sys,
+            obs,
+            ev: Delayed {
+                heap: BinaryHeap::new(),
+                evs: HashMap::new(),
+                seq: 0,
+            },
+            cycle: 0,
+            rng,
+            rx_q: VecDeque::new(),
+            rx_cur: None,
+            tx_buf: Vec::new(),
+            w_aws: VecDeque::new(),
+            b_addrs: VecDeque::new(),
+            w_beats: Vec::new(),
+            w_done: VecDeque::new(),
+            cmd_open: VecDeque::new(),
+            busy: vec![None; usize::from(SLOTS)],
+            server_keys,
+            stats: Stats::default(),
+            p_tx_ready,
+            rx_valid: false,
+            tx_ready: false,
+            doorbells: Vec::new(),
+            tx_starts: Vec::new(),
+            reuse_after: 8,
+            p_submit: 0.125,
+            p_write: 0.0,
+            p_rekey: 0.0,
+            rekeys: vec![None; usize::from(SLOTS)],
+            src_end: vec![0; usize::from(SLOTS)],
+        }
+    }
+
+    pub fn lite_write(&mut self, addr: u64, data: u32) -> Result<(), RigError> {
+        self.lite.write(addr, data, 0xf);
+        let n = self.lite.done().len();
+        for _ in 0..200 {
+            self.step()?;
+            if self.lite.done().len() > n {
+                let d = &self.lite.done()[n];
+                if d.resp != Resp::Okay {
+                    return Err(fail(format!("register write {addr:#x}: {:?}", d.resp)));
+                }
+                return Ok(());
+            }
+        }
+        Err(fail(format!("register write {addr:#x} never answered")))
+    }
+
+    pub fn rrt(&mut self, index: u16, e: &RrtEntry) -> Result<(), RigError> {
+        let flags = regs::rrt_flags::VALID.place(e.valid.into())
+            | regs::rrt_flags::PERM_REMOTE_READ.place(e.perm_remote_read.into())
+            | regs::rrt_flags::PERM_REMOTE_WRITE.place(e.perm_remote_write.into())
+            | regs::rrt_flags::PERM_REMOTE_REKEY.place(e.perm_remote_rekey.into())
+            | regs::rrt_flags::PERM_LOCAL_READ.place(e.perm_local_read.into())
+            | regs::rrt_flags::PERM_LOCAL_WRITE.place(e.perm_local_write.into());
+        for (a, v) in [
+            (regs::rrt_index::ADDR, u32::from(index)),
+            (regs::rrt_flags::ADDR, flags),
+            (regs::rrt_owner_pid::ADDR, e.owner_pid),
+            (regs::rrt_base_lo::ADDR, e.base_addr as u32),
+            (regs::rrt_base_hi::ADDR, (e.base_addr >> 32) as u32),
+            (regs::rrt_size_lo::ADDR, e.size as u32),
+            (regs::rrt_size_hi::ADDR, (e.size >> 32) as u32),
+            (regs::rrt_key0::ADDR, (e.key >> 96) as u32),
+            (regs::rrt_key1::ADDR, (e.key >> 64) as u32),
+            (regs::rrt_key2::ADDR, (e.key >> 32) as u32),
+            (regs::rrt_key3::ADDR, e.key as u32),
+        ] {
+            self.lite_write(a, v)?;
+        }
+        self.lite_write(regs::rrt_commit::ADDR, regs::rrt_commit::COMMIT.place(1))?;
+        // The commit took effect at the write's handshake, a cycle or two before its B: the
+        // observer learns it at the B (no frame can name the region in between).
+        self.ev.push(
+            self.cycle,
+            ObsEv::Rrt {
+                index,
+                e: e.clone(),
+            },
+        );
+        Ok(())
+    }
+
+    /// Registers, regions and slots, as a driver would program them.
+    pub fn setup(&mut self) -> Result<(), RigError> {
+        let c = rtl_config();
+        for (a, v) in [
+            (regs::nic_addr::ADDR, c.nic_addr),
+            (regs::clk_period_ps::ADDR, c.clk_period_ps),
+            (regs::dispatch_timeout::ADDR, c.dispatch_timeout as u32),
+            (regs::op_timeout::ADDR, c.op_timeout as u32),
+            (regs::server_timeout::ADDR, c.server_timeout as u32),
+            (regs::max_hold_ns::ADDR, c.max_hold_ns),
+        ] {
+            self.lite_write(a, v)?;
+        }
+        for (index, base, size, rd) in [(0u16, DATA_BASE, DATA_SIZE, 1u8), (1, CQ_BASE, CQ_SIZE, 0)]
+        {
+            self.rrt(
+                index,
+                &RrtEntry {
+                    valid: 1,
+                    perm_remote_read: 0,
+                    perm_remote_write: 0,
+                    perm_remote_rekey: 0,
+                    perm_local_read: rd,
+                    perm_local_write: 1,
+                    owner_pid: PID,
+                    base_addr: base,
+                    size,
+                    key: 0,
+                },
+            )?;
+        }
+        for s in 0..SLOTS {
+            self.lite_write(regs::slot_index::ADDR, u32::from(s))?;
+            self.lite_write(regs::slot_cfg::ADDR, regs::slot_cfg::ENABLE.place(1))?;
+            self.lite_write(regs::slot_pid::ADDR, PID)?;
+            self.lite_write(regs::slot_commit::ADDR, regs::slot_commit::COMMIT.place(1))?;
+            self.ev.push(self.cycle, ObsEv::Enable { slot: s });
+        }
+        self.lite_write(regs::nic_enable::ADDR, regs::nic_enable::ENABLE.place(1))?;
+        Ok(())
+    }
+
+    /// A READ of `len` bytes at `offset` of served region `region`, on `slot`.
+    pub fn submit_read(&mut self, slot: u16, region: u16, offset: u64, len: u16, cos: u8) {
+        self.submit_read_cq(slot, region, offset, len, cos, 1);
+    }
+
+    /// [`Rig::submit_read`] with its record in region `cq_region` (1 is the registered one).
+    pub fn submit_read_cq(
+        &mut self,
+        slot: u16,
+        region: u16,
+        offset: u64,
+        len: u16,
+        cos: u8,
+        cq_region: u16,
+    ) {
+        self.submit_op(OpType::Read, slot, region, offset, len, cos, cq_region);
+    }
+
+    /// Software writes `data` at `addr` of the RTL NIC's host memory (e.g. a WRITE's source),
+    /// shown to the observer.
+    pub fn load_source(&mut self, addr: u64, data: &[u8]) {
+        if (DATA_BASE..DATA_BASE + DATA_SIZE).contains(&addr) {
+            let slot = ((addr - DATA_BASE) / 8192) as usize;
+            if let Some(e) = self.src_end.get_mut(slot) {
+                *e = addr + data.len() as u64;
+            }
+        }
+        let _ = self.mem.load(addr as usize, data);
+        self.ev.push(
+            self.cycle,
+            ObsEv::Software {
+                addr,
+                data: data.to_vec(),
+            },
+        );
+    }
+
+    /// A READ or WRITE of `len` bytes at `offset` of served region `region`, on `slot` (the
+    /// local buffer at `slot * 8192` of region 0), its record in the registered region.
+    pub fn submit(&mut self, op: OpType, slot: u16, region: u16, offset: u64, len: u16, cos: u8) {
+        self.submit_op(op, slot, region, offset, len, cos, 1);
+    }
+
+    /// [`Rig::submit`] with its record in region `cq_region`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn submit_op(
+        &mut self,
+        op: OpType,
+        slot: u16,
+        region: u16,
+        offset: u64,
+        len: u16,
+        cos: u8,
+        cq_region: u16,
+    ) {
+        let kr = self.server_keys[usize::from(region)];
+        let kd = crypto::derive_kd(&kr, RTL_ADDR, PID, op).unwrap_or_default();
+        let cmd = Cmd {
+            op_type: op as u8,
+            cos,
+            length: len,
+            remote_nic: SERVER_ADDR,
+            remote_region: region,
+            local_region: 0,
+            cq_region,
+            remote_offset: offset,
+            local_offset: u64::from(slot) * 8192,
+            cq_offset: u64::from(slot) * 16,
+            kd: crypto::key_to_u128(&kd),
+        };
+        let Ok(bytes) = cmd.to_bytes() else { return };
+        // Software clears the slot's record first (mirrored to the observer).
+        let cq = CQ_BASE + u64::from(slot) * 16;
+        let _ = self.mem.load(cq as usize, &[0; 16]);
+        self.ev.push(
+            self.cycle,
+            ObsEv::Software {
+                addr: cq,
+                data: vec![0; 16],
+            },
+        );
+        if let Some(b) = WriteBurst::range(u64::from(slot) * 4096, &bytes, 4, BUS) {
+            self.cmd.push(b);
+            self.cmd_open.push_back((slot, bytes, None));
+            self.busy[usize::from(slot)] = Some(u64::MAX);
+            self.stats.submitted += 1;
+        }
+    }
+
+    fn drive(&mut self) -> (MasterOut, SlaveOut, LiteMasterOut) {
+        let m = &mut self.m;
+        let lo = self.lite.outputs();
+        m.set_s_axil_awvalid_i(u8::from(lo.aw.is_some()));
+        m.set_s_axil_awaddr_i(lo.aw.unwrap_or(0) as _);
+        m.set_s_axil_wvalid_i(u8::from(lo.w.is_some()));
+        m.set_s_axil_wdata_i(lo.w.map_or(0, |w| w.0));
+        m.set_s_axil_wstrb_i(lo.w.map_or(0, |w| w.1));
+        m.set_s_axil_bready_i(u8::from(lo.b_ready));
+        m.set_s_axil_arvalid_i(u8::from(lo.ar.is_some()));
+        m.set_s_axil_araddr_i(lo.ar.unwrap_or(0) as _);
+        m.set_s_axil_rready_i(u8::from(lo.r_ready));
+        let co = self.cmd.outputs();
+        let aw = co.aw.clone();
+        m.set_s_axi_awvalid_i(u8::from(aw.is_some()));
+        m.set_s_axi_awid_i(aw.as_ref().map_or(0, |a| a.id) as _);
+        m.set_s_axi_awaddr_i(aw.as_ref().map_or(0, |a| a.addr) as _);
+        m.set_s_axi_awlen_i(aw.as_ref().map_or(0, |a| a.len));
+        m.set_s_axi_awsize_i(aw.as_ref().map_or(0, |a| a.size));
+        let w = co.w.clone();
+        m.set_s_axi_wvalid_i(u8::from(w.is_some()));
+        let mut wd = [0u32; WORDS];
+        if let Some(w) = &w {
+            for (k, b) in w.data.iter().enumerate() {
+                put_bits(&mut wd, 8 * k, 8, u128::from(*b));
+            }
+        }
+        m.set_s_axi_wdata_i(&wd);
+        m.set_s_axi_wstrb_i(w.as_ref().map_or(0, |w| w.strb) as _);
+        m.set_s_axi_wlast_i(u8::from(w.as_ref().is_some_and(|w| w.last)));
+        m.set_s_axi_bready_i(u8::from(co.b_ready));
+        m.set_s_axi_arvalid_i(0);
+        m.set_s_axi_rready_i(1);
+        let so = self.mem.outputs();
+        m.set_m_axi_awready_i(u8::from(so.aw_ready));
+        m.set_m_axi_wready_i(u8::from(so.w_ready));
+        m.set_m_axi_bvalid_i(u8::from(so.b.is_some()));
+        m.set_m_axi_bid_i(so.b.as_ref().map_or(0, |b| b.id) as _);
+        m.set_m_axi_bresp_i(so.b.as_ref().map_or(0, |b| b.resp.bits()));
+        m.set_m_axi_arready_i(u8::from(so.ar_ready));
+        m.set_m_axi_rvalid_i(u8::from(so.r.is_some()));
+        m.set_m_axi_rid_i(so.r.as_ref().map_or(0, |r| r.id) as _);
+        let mut rd = [0u32; WORDS];
+        if let Some(r) = &so.r {
+            for (k, b) in r.data.iter().enumerate() {
+                put_bits(&mut rd, 8 * k, 8, u128::from(*b));
+            }
+        }
+        m.set_m_axi_rdata_i(&rd);
+        m.set_m_axi_rresp_i(so.r.as_ref().map_or(0, |r| r.resp.bits()));
+        m.set_m_axi_rlast_i(u8::from(so.r.as_ref().is_some_and(|r| r.last)));
+        // Receive: one frame at a time, BUS bytes per beat, first byte in lane 0.
+        if self.rx_cur.is_none() {
+            self.rx_cur = self.rx_q.pop_front().map(|f| (f, 0));
+        }
+        let mut rx = [0u32; WORDS];
+        let mut keep = 0u32;
+        let mut last = false;
+        if let Some((f, off)) = &self.rx_cur {
+            let n = (f.len() - off).min(BUS);
+            for k in 0..n {
+                put_bits(&mut rx, 8 * k, 8, u128::from(f[off + k]));
+                keep |= 1 << k;
+            }
+            last = off + n == f.len();
+        }
+        self.rx_valid = self.rx_cur.is_some();
+        m.set_s_axis_rx_tvalid_i(u8::from(self.rx_valid));
+        m.set_s_axis_rx_tdata_i(&rx);
+        m.set_s_axis_rx_tkeep_i(keep as _);
+        m.set_s_axis_rx_tlast_i(u8::from(last));
+        self.tx_ready = self.rng.random_bool(self.p_tx_ready);
+        m.set_m_axis_tx_tready_i(u8::from(self.tx_ready));
+        m.eval();
+        let mo = MasterOut {
+            ar: (m.m_axi_arvalid_o() != 0).then(|| {
+                Addr::incr(
+                    u32::from(m.m_axi_arid_o()),
+                    m.m_axi_araddr_o(),
+                    u16::from(m.m_axi_arlen_o()) + 1,
+                    m.m_axi_arsize_o(),
+                )
+            }),
+            aw: (m.m_axi_awvalid_o() != 0).then(|| {
+                Addr::incr(
+                    u32::from(m.m_axi_awid_o()),
+                    m.m_axi_awaddr_o(),
+                    u16::from(m.m_axi_awlen_o()) + 1,
+                    m.m_axi_awsize_o(),
+                )
+            }),
+            w: (m.m_axi_wvalid_o() != 0).then(|| {
+                let words = m.m_axi_wdata_o();
+                WBeat {
+                    data: (0..BUS).map(|k| get_bits(&words, 8 * k, 8) as u8).collect(),
+                    strb: u64::from(m.m_axi_wstrb_o()),
+                    last: m.m_axi_wlast_o() != 0,
+                }
+            }),
+            r_ready: m.m_axi_rready_o() != 0,
+            b_ready: m.m_axi_bready_o() != 0,
+        };
+        (mo, so, lo)
+    }
+
+    /// One clock cycle of everything.
+    pub fn step(&mut self) -> Result<(), RigError> {
+        let (mo, so, _lo) = self.drive();
+        let cyc = self.cycle;
+        // Configuration and command buses.
+        let ls = LiteSlaveOut {
+            aw_ready: self.m.s_axil_awready_o() != 0,
+            w_ready: self.m.s_axil_wready_o() != 0,
+            b: (self.m.s_axil_bvalid_o() != 0).then(|| resp(self.m.s_axil_bresp_o())),
+            ar_ready: self.m.s_axil_arready_o() != 0,
+            r: (self.m.s_axil_rvalid_o() != 0)
+                .then(|| (self.m.s_axil_rdata_o(), resp(self.m.s_axil_rresp_o()))),
+        };
+        self.lite
+            .tick(&ls)
+            .map_err(|e| fail(format!("axil: {e}")))?;
+        let cs = SlaveOut {
+            aw_ready: self.m.s_axi_awready_o() != 0,
+            w_ready: self.m.s_axi_wready_o() != 0,
+            b: (self.m.s_axi_bvalid_o() != 0).then(|| BResp {
+                id: u32::from(self.m.s_axi_bid_o()),
+                resp: resp(self.m.s_axi_bresp_o()),
+            }),
+            ar_ready: false,
+            r: None,
+        };
+        let we = self
+            .cmd
+            .tick(&cs)
+            .map_err(|e| fail(format!("cmd bus: {e}")))?;
+        if let Some((_, _, w)) = &we.w
+            && w.last
+            && let Some(o) = self.cmd_open.iter_mut().find(|o| o.2.is_none())
+        {
+            o.2 = Some(cyc);
+            self.doorbells.push(cyc);
+        }
+        if let Some((_, r)) = &we.b {
+            let (slot, bytes, at) = self
+                .cmd_open
+                .pop_front()
+                .ok_or_else(|| fail("command B without a burst"))?;
+            let ok = *r == Resp::Okay;
+            if !ok {
+                self.stats.refused += 1;
+                self.busy[usize::from(slot)] = Some(cyc + 50);
+            }
+            self.ev
+                .push(at.unwrap_or(cyc), ObsEv::Cmd { slot, bytes, ok });
+        }
+        // Host memory.
+        if let Some(a) = &mo.ar
+            && so.ar_ready
+        {
+            let len = (a.beats() as u64) << a.size;
+            let mut len = len - (a.addr & ((1 << a.size) - 1));
+            // The DMA reads whole bus beats; the bytes past the op's source range in the last
+            // beat are never used, and the observer grants exactly the source range.
+            if (DATA_BASE..DATA_BASE + DATA_SIZE).contains(&a.addr) {
+                let slot = ((a.addr - DATA_BASE) / 8192) as usize;
+                if let Some(&end) = self.src_end.get(slot) {
+                    len = len.min(end.saturating_sub(a.addr));
+                }
+            }
+            self.ev.push(cyc, ObsEv::Read { addr: a.addr, len });
+        }
+        if let Some(a) = &mo.aw
+            && so.aw_ready
+        {
+            self.w_aws.push_back((a.clone(), cyc));
+            self.b_addrs.push_back(a.addr);
+        }
+        if let Some(w) = &mo.w
+            && so.w_ready
+        {
+            self.w_beats.push(w.clone());
+            if w.last {
+                let done = std::mem::take(&mut self.w_beats);
+                self.w_done.push_back(done);
+            }
+        }
+        // A record's B frees its slot in the RTL NIC (and, by then, in the model): the slot may
+        // get its next command `reuse_after` cycles later.
+        if so.b.is_some() && mo.b_ready {
+            let a = self
+                .b_addrs
+                .pop_front()
+                .ok_or_else(|| fail("B without an AW"))?;
+            if (CQ_BASE..CQ_BASE + CQ_SIZE).contains(&a) {
+                let slot = ((a - CQ_BASE) / 16) as usize;
+                if let Some(b) = self.busy.get_mut(slot) {
+                    *b = Some(cyc + self.reuse_after);
+                }
+            }
+        }
+        // W beats may come before their AW (AXI4): pair whole bursts with AWs in order.
+        while !self.w_aws.is_empty() && !self.w_done.is_empty() {
+            let (Some((a, issued)), Some(beats)) =
+                (self.w_aws.pop_front(), self.w_done.pop_front())
+            else {
+                break;
+            };
+            {
+                // Every strobed run of bytes is one host write as the observer sees them.
+                let mut run: Option<(u64, Vec<u8>)> = None;
+                for (n, b) in beats.iter().enumerate() {
+                    for addr in a.beat_bytes(n) {
+                        let lane = (addr % BUS as u64) as usize;
+                        if b.strb >> lane & 1 == 1 {
+                            match run.as_mut() {
+                                Some((s, d)) if *s + d.len() as u64 == addr => d.push(b.data[lane]),
+                                _ => {
+                                    if let Some((s, d)) = run.take() {
+                                        self.host_write(issued, s, d);
+                                    }
+                                    run = Some((addr, vec![b.data[lane]]));
+                                }
+                            }
+                        }
+                    }
+                }
+                if let Some((s, d)) = run {
+                    self.host_write(issued, s, d);
+                }
+            }
+        }
+        self.mem
+            .tick(&mo)
+            .map_err(|e| fail(format!("host memory: {e}")))?;
+        // Network.
+        if self.rx_valid
+            && self.m.s_axis_rx_tready_o() != 0
+            && let Some((f, off)) = self.rx_cur.as_mut()
+        {
+            *off = (*off + BUS).min(f.len());
+            if *off == f.len() {
+                let f = std::mem::take(f);
+                self.rx_cur = None;
+                self.stats.frames_in += 1;
+                self.ev.push(cyc, ObsEv::Receive(f));
+            }
+        }
+        if self.m.m_axis_tx_tvalid_o() != 0 && self.tx_ready {
+            if self.tx_buf.is_empty() {
+                self.tx_starts.push(cyc);
+            }
+            let words = self.m.m_axis_tx_tdata_o();
+            let keep = self.m.m_axis_tx_tkeep_o();
+            for k in 0..BUS {
+                if keep >> k & 1 == 1 {
+                    self.tx_buf.push(get_bits(&words, 8 * k, 8) as u8);
+                }
+            }
+            if self.m.m_axis_tx_tlast_o() != 0 {
+                let f = std::mem::take(&mut self.tx_buf);
+                self.stats.frames_out += 1;
+                self.sys.send_external(cyc, 0, f.clone());
+                self.ev.push(cyc, ObsEv::Frame(f));
+            }
+        }
+        self.m.tick();
+        self.cycle += 1;
+        // The model side up to this cycle; frames for the RTL NIC queue at its port.
+        self.sys.run_until(self.cycle);
+        for (_, _, f) in self.sys.external_rx.drain(..) {
+            self.rx_q.push_back(f);
+        }
+        if !self.sys.errors.is_empty() {
+            return Err(fail(format!("model errors: {:?}", self.sys.errors)));
+        }
+        self.feed_observer(self.cycle.saturating_sub(HOLD))
+    }
+
+    fn host_write(&mut self, cyc: u64, addr: u64, data: Vec<u8>) {
+        self.stats.host_bytes += data.len() as u64;
+        // A completion record: the slot may be reused once its write is answered.
+        if (CQ_BASE..CQ_BASE + CQ_SIZE).contains(&addr)
+            && data.len() == 16
+            && let Ok(c) = Cpl::from_bytes(&data)
+        {
+            self.stats.records += 1;
+            if let Some(n) = self.stats.statuses.get_mut(c.status as usize) {
+                *n += 1;
+            }
+            if c.status == Status::Ok {
+                self.stats.ok += 1;
+                if let Some((region, key)) = self
+                    .rekeys
+                    .get_mut(usize::from(c.slot))
+                    .and_then(Option::take)
+                {
+                    self.server_keys[usize::from(region)] = key;
+                    self.stats.rekeys += 1;
+                }
+            }
+        }
+        self.ev.push(cyc, ObsEv::Write { addr, data });
+    }
+
+    fn feed_observer(&mut self, until: u64) -> Result<(), RigError> {
+        while let Some((c, e)) = self.ev.pop_until(until) {
+            let r = match e {
+                ObsEv::Cmd { slot, bytes, ok } => self.obs.cmd_write(c, slot, 0, &bytes, ok),
+                ObsEv::Receive(f) => self.obs.receive(c, &f).map(|_| ()),
+                ObsEv::Frame(f) => self.obs.seen(c, Seen::Frame(&f)),
+                ObsEv::Write { addr, data } => {
+                    self.obs.seen(c, Seen::HostWrite { addr, data: &data })
+                }
+                ObsEv::Read { addr, len } => self.obs.seen(c, Seen::HostRead { addr, len }),
+                ObsEv::Software { addr, data } => {
+                    self.obs.software_write(addr, &data);
+                    Ok(())
+                }
+                ObsEv::Rrt { index, e } => self.obs.commit_rrt(c, index, e),
+                ObsEv::Enable { slot } => self.obs.enable_slot(slot, PID),
+            };
+            r.map_err(|e| fail(format!("observer: {e}")))?;
+        }
+        if until.is_multiple_of(32) {
+            self.obs
+                .advance(until)
+                .map_err(|e| fail(format!("observer: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Closed loop: free slots get a new READ; run for `cycles`, then drain.
+    pub fn run_reads(&mut self, cycles: u64, sizes: &[u16]) -> Result<(), RigError> {
+        self.load(cycles, sizes)?;
+        self.drain()
+    }
+
+    /// Closed loop for `cycles`: each free slot gets a new READ (size from `sizes`, random
+    /// served region, offset and class) with chance [`Rig::p_submit`] per cycle.
+    pub fn load(&mut self, cycles: u64, sizes: &[u16]) -> Result<(), RigError> {
+        let start = self.cycle;
+        while self.cycle < start + cycles {
+            for s in 0..SLOTS {
+                let free = self.busy[usize::from(s)].is_none_or(|t| t <= self.cycle);
+                if free && self.rng.random_bool(self.p_submit) {
+                    let region = self.rng.random_range(0..REGIONS_SERVED);
+                    let cos = self.rng.random_range(0..2);
+                    let pick: f64 = self.rng.random();
+                    if pick < self.p_rekey {
+                        // The new key is the slot's source bytes; later commands use it once
+                        // the REKEY completed OK (commands in between fail authentication).
+                        let key: Key = self.rng.random();
+                        self.load_source(DATA_BASE + u64::from(s) * 8192, &key);
+                        self.rekeys[usize::from(s)] = Some((region, key));
+                        self.submit(OpType::Rekey, s, region, 0, 16, cos);
+                        continue;
+                    }
+                    let len = sizes[self.rng.random_range(0..sizes.len())];
+                    let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
+                    if pick < self.p_rekey + self.p_write {
+                        let data: Vec<u8> = (0..len).map(|_| self.rng.random()).collect();
+                        self.load_source(DATA_BASE + u64::from(s) * 8192, &data);
+                        self.rekeys[usize::from(s)] = None;
+                        self.submit(OpType::Write, s, region, offset, len, cos);
+                    } else {
+                        self.rekeys[usize::from(s)] = None;
+                        self.submit_read(s, region, offset, len, cos);
+                    }
+                }
+            }
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Every op completes (within the completion bound), every held observer input is shown,
+    /// and the observer ends: whatever the RTL NIC still owes is an error.
+    pub fn drain(&mut self) -> Result<(), RigError> {
+        // Drain: every op completes within the completion bound.
+        let bound = self.cycle + 200_000;
+        while self.busy.iter().any(|b| b.is_some_and(|t| t > self.cycle)) {
+            if self.cycle >= bound {
+                return Err(fail(format!("ops still in flight: {:?}", self.busy)));
+            }
+            self.step()?;
+        }
+        for _ in 0..2 * HOLD {
+            self.step()?;
+        }
+        self.feed_observer(self.cycle)?;
+        self.obs
+            .finish(self.cycle)
+            .map_err(|e| fail(format!("observer at the end: {e}")))?;
+        Ok(())
+    }
+}
+
+/// The fabric of the mixed-mode runs. `faults`: jitter, 2 % drops, 5 % reordering, and either
+/// 2 % duplicates or 2 % corrupted frames (`corrupt`). Not both: whether a genuine copy behind a
+/// corrupted one is a duplicate (S1) depends on the device's receive-crypto latency, which the
+/// observer's shadow models as one fixed number while the RTL's varies with the engine queue.
+pub fn fabric(seed: u64, faults: bool, corrupt: bool) -> FabricConfig {
+    FabricConfig {
+        seed,
+        latency: 40,
+        bytes_per_cycle: 16,
+        jitter_mean: if faults { 10.0 } else { 0.0 },
+        drop: if faults { 0.02 } else { 0.0 },
+        duplicate: if faults && !corrupt { 0.02 } else { 0.0 },
+        corrupt: if faults && corrupt { 0.02 } else { 0.0 },
+        reorder: if faults { 0.05 } else { 0.0 },
+        reorder_window: 200,
+        ..FabricConfig::default()
+    }
+}
+
+pub fn memory(seed: u64, latency: u64, p: f64) -> MemConfig {
+    MemConfig {
+        bus_bytes: BUS,
+        size: 1 << 20,
+        read_latency: latency,
+        write_latency: latency,
+        p_ready: p,
+        p_resp: p,
+        seed,
+        errors: Vec::new(),
+    }
+}

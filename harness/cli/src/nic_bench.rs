@@ -1,0 +1,106 @@
+//! NIC benchmarks (issue 15) on the mixed-mode rig (`onerma_rtl_tests::nic_rig`): the Verilated
+//! `onerma_nic` in its small configuration (8 slots, 128-bit datapath, one iterative GCM engine)
+//! on the golden model's fabric with a model server, every output checked by the observer while
+//! it is measured. The default configuration (512 bits, 4 pipelined engines) is a `bench`-group
+//! top not driven by the rig yet.
+
+use crate::bench::Measurement;
+use crate::error::CliError;
+use onerma_rtl_tests::nic_rig::{BUS, Rig, SLOTS, fabric, memory};
+use std::time::Instant;
+
+fn rig_err(e: impl std::fmt::Display) -> CliError {
+    CliError::CheckFailed(format!("nic bench: {e}"))
+}
+
+/// A rig on a fabric without latency or faults and a host memory that answers at once.
+fn fast_rig(seed: u64) -> Result<Rig, CliError> {
+    let mut f = fabric(seed, false, false);
+    f.latency = 0;
+    let mut rig = Rig::new(seed, f, memory(seed, 1, 1.0), 1.0);
+    rig.setup().map_err(rig_err)?;
+    rig.reuse_after = 4;
+    rig.p_submit = 1.0;
+    Ok(rig)
+}
+
+/// Closed-loop READs of `len` bytes for `cycles`; returns (records, payload bytes written,
+/// cycles, wall seconds).
+fn closed_loop(len: u16, cycles: u64) -> Result<(u64, u64, u64, f64), CliError> {
+    let mut rig = fast_rig(7)?;
+    // Warm up, then measure a window of steady load; then drain and let the observer finish.
+    rig.load(2_000, &[len]).map_err(rig_err)?;
+    let (r0, b0, c0) = (rig.stats.records, rig.stats.host_bytes, rig.cycle);
+    let t = Instant::now();
+    rig.load(cycles, &[len]).map_err(rig_err)?;
+    let secs = t.elapsed().as_secs_f64();
+    let records = rig.stats.records - r0;
+    let bytes = rig.stats.host_bytes - b0 - 16 * records;
+    let window = rig.cycle - c0;
+    rig.drain().map_err(rig_err)?;
+    if rig.stats.ok != rig.stats.records || rig.stats.refused != 0 {
+        return Err(rig_err(format!(
+            "not every op completed OK: {:?}",
+            rig.stats
+        )));
+    }
+    Ok((records, bytes, window, secs))
+}
+
+/// `initiator_ops_per_cycle_64b`: 64-byte READs, responsive server, no fabric latency.
+pub fn ops_per_cycle_64b() -> Result<Measurement, CliError> {
+    let (records, _, cycles, _) = closed_loop(64, 40_000)?;
+    Ok(Measurement {
+        value: records as f64 / cycles as f64,
+        unit: "ops/cycle",
+        config: format!(
+            "onerma_nic small: {SLOTS} slots, 1 iterative GCM engine, 64 B READs closed loop, \
+             {records} ops in a window of {cycles} cycles"
+        ),
+        limit: Some(1.0),
+    })
+}
+
+/// `initiator_goodput_frac_4k`: 4 KB READs, payload bytes written to host memory per cycle as a
+/// fraction of the datapath width.
+pub fn goodput_frac_4k() -> Result<Measurement, CliError> {
+    let (records, bytes, cycles, _) = closed_loop(4096, 60_000)?;
+    Ok(Measurement {
+        value: bytes as f64 / cycles as f64 / BUS as f64,
+        unit: "of width",
+        config: format!(
+            "onerma_nic small: {BUS}-byte datapath, 1 iterative GCM engine, 4 KB READs closed \
+             loop, {records} ops, {bytes} payload bytes in {cycles} cycles"
+        ),
+        limit: Some(1.0),
+    })
+}
+
+/// `cmd_to_wire_cycles`: last beat of a command to the first beat of its request, idle NIC.
+pub fn cmd_to_wire_cycles() -> Result<Measurement, CliError> {
+    let mut rig = fast_rig(3)?;
+    rig.submit_read(0, 0, 0, 64, 0);
+    rig.run_reads(0, &[64]).map_err(rig_err)?;
+    let (Some(&db), Some(&tx)) = (rig.doorbells.first(), rig.tx_starts.first()) else {
+        return Err(rig_err("no command or no request seen"));
+    };
+    Ok(Measurement {
+        value: (tx - db) as f64,
+        unit: "cycles",
+        config: "onerma_nic small, 1 iterative GCM engine, one 64 B READ on an idle NIC".into(),
+        limit: None,
+    })
+}
+
+/// `nic_sim_cycles_per_s`: simulated cycles per wall second of the small top in the rig
+/// (Verilated model, bus models, fabric, model server and observer).
+pub fn sim_cycles_per_s() -> Result<Measurement, CliError> {
+    let (_, _, cycles, secs) = closed_loop(1024, 60_000)?;
+    Ok(Measurement {
+        value: cycles as f64 / secs,
+        unit: "cycles/s",
+        config: "onerma_nic small in the mixed-mode rig, 1 KB READs closed loop, observer on"
+            .into(),
+        limit: None,
+    })
+}

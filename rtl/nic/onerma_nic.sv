@@ -1,0 +1,1236 @@
+`default_nettype none
+
+// Outputs a top does not use are left open on purpose (counters, responder-side ports).
+/* verilator lint_off PINCONNECTEMPTY */
+
+/// The onerma NIC (docs/architecture.md, docs/nic.md "The NIC top"): the blocks both halves
+/// share and the initiator half, between standard edges.
+///
+/// - `s_axil_*`: AXI4-Lite slave, the register map (onerma_csr).
+/// - `s_axi_*`: AXI4 write slave for the command pages (onerma_cmd_port), `DataWidth` bits, so a
+///   64-byte command arrives as one write-combined burst.
+/// - `m_axi_*`: AXI4 master for host memory: AW/W/B from onerma_dma_wr (READ landing data,
+///   completion records), AR/R from onerma_dma_rd (WRITE / REKEY source data). One ID.
+/// - `s_axis_rx_*` / `m_axis_tx_*`: AXI4-Stream, one message per packet, first byte in
+///   `tdata[7:0]`.
+///
+/// The responder half is not built yet: requests that reach the receive edge are taken and
+/// counted `drop_busy` (protocol §3.3: the receive path cannot take them).
+module onerma_nic #(
+  parameter int unsigned NumSlots     = 64,
+  parameter int unsigned NumClasses   = 4,
+  parameter int unsigned NumRegions   = 256,
+  parameter int unsigned WindowLines  = 1024,
+  parameter int unsigned DataWidth    = 512,
+  parameter int unsigned NumEngines   = 4,
+  parameter bit          Pipelined    = 1'b1,
+  parameter int unsigned MaxStarve    = 16,
+  parameter int unsigned InQueueDepth = 32,
+  parameter int unsigned TimeWidth    = 32,
+  parameter int unsigned CmdIdWidth   = 4,
+  parameter int unsigned MIdWidth     = 4,
+  // Derived, do not override.
+  parameter int unsigned SlotWidth    = (NumSlots > 1) ? $clog2(NumSlots) : 1,
+  parameter int unsigned CmdAddrWidth = SlotWidth + 12,
+  parameter int unsigned Bytes        = DataWidth / 8,
+  parameter int unsigned AxilAddrW    = onerma_regs_addr_pkg::AddrWidth
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+
+  // Configuration and status (AXI4-Lite).
+  input  logic                    s_axil_awvalid_i,
+  output logic                    s_axil_awready_o,
+  input  logic [AxilAddrW-1:0]    s_axil_awaddr_i,
+  input  logic                    s_axil_wvalid_i,
+  output logic                    s_axil_wready_o,
+  input  logic [31:0]             s_axil_wdata_i,
+  input  logic [3:0]              s_axil_wstrb_i,
+  output logic                    s_axil_bvalid_o,
+  input  logic                    s_axil_bready_i,
+  output logic [1:0]              s_axil_bresp_o,
+  input  logic                    s_axil_arvalid_i,
+  output logic                    s_axil_arready_o,
+  input  logic [AxilAddrW-1:0]    s_axil_araddr_i,
+  output logic                    s_axil_rvalid_o,
+  input  logic                    s_axil_rready_i,
+  output logic [31:0]             s_axil_rdata_o,
+  output logic [1:0]              s_axil_rresp_o,
+
+  // Command pages (AXI4 slave).
+  input  logic                    s_axi_awvalid_i,
+  output logic                    s_axi_awready_o,
+  input  logic [CmdIdWidth-1:0]   s_axi_awid_i,
+  input  logic [CmdAddrWidth-1:0] s_axi_awaddr_i,
+  input  logic [7:0]              s_axi_awlen_i,
+  input  logic [2:0]              s_axi_awsize_i,
+  input  logic                    s_axi_wvalid_i,
+  output logic                    s_axi_wready_o,
+  input  logic [DataWidth-1:0]    s_axi_wdata_i,
+  input  logic [Bytes-1:0]        s_axi_wstrb_i,
+  input  logic                    s_axi_wlast_i,
+  output logic                    s_axi_bvalid_o,
+  input  logic                    s_axi_bready_i,
+  output logic [CmdIdWidth-1:0]   s_axi_bid_o,
+  output logic [1:0]              s_axi_bresp_o,
+  input  logic                    s_axi_arvalid_i,
+  output logic                    s_axi_arready_o,
+  input  logic [CmdIdWidth-1:0]   s_axi_arid_i,
+  input  logic [7:0]              s_axi_arlen_i,
+  output logic                    s_axi_rvalid_o,
+  input  logic                    s_axi_rready_i,
+  output logic [CmdIdWidth-1:0]   s_axi_rid_o,
+  output logic [DataWidth-1:0]    s_axi_rdata_o,
+  output logic [1:0]              s_axi_rresp_o,
+  output logic                    s_axi_rlast_o,
+
+  // Host memory (AXI4 master).
+  output logic                    m_axi_awvalid_o,
+  input  logic                    m_axi_awready_i,
+  output logic [MIdWidth-1:0]     m_axi_awid_o,
+  output logic [63:0]             m_axi_awaddr_o,
+  output logic [7:0]              m_axi_awlen_o,
+  output logic [2:0]              m_axi_awsize_o,
+  output logic [1:0]              m_axi_awburst_o,
+  output logic                    m_axi_wvalid_o,
+  input  logic                    m_axi_wready_i,
+  output logic [DataWidth-1:0]    m_axi_wdata_o,
+  output logic [Bytes-1:0]        m_axi_wstrb_o,
+  output logic                    m_axi_wlast_o,
+  input  logic                    m_axi_bvalid_i,
+  output logic                    m_axi_bready_o,
+  input  logic [MIdWidth-1:0]     m_axi_bid_i,
+  input  logic [1:0]              m_axi_bresp_i,
+  output logic                    m_axi_arvalid_o,
+  input  logic                    m_axi_arready_i,
+  output logic [MIdWidth-1:0]     m_axi_arid_o,
+  output logic [63:0]             m_axi_araddr_o,
+  output logic [7:0]              m_axi_arlen_o,
+  output logic [2:0]              m_axi_arsize_o,
+  output logic [1:0]              m_axi_arburst_o,
+  input  logic                    m_axi_rvalid_i,
+  output logic                    m_axi_rready_o,
+  input  logic [MIdWidth-1:0]     m_axi_rid_i,
+  input  logic [DataWidth-1:0]    m_axi_rdata_i,
+  input  logic [1:0]              m_axi_rresp_i,
+  input  logic                    m_axi_rlast_i,
+
+  // Network.
+  input  logic                    s_axis_rx_tvalid_i,
+  output logic                    s_axis_rx_tready_o,
+  input  logic [DataWidth-1:0]    s_axis_rx_tdata_i,
+  input  logic [Bytes-1:0]        s_axis_rx_tkeep_i,
+  input  logic                    s_axis_rx_tlast_i,
+  output logic                    m_axis_tx_tvalid_o,
+  input  logic                    m_axis_tx_tready_i,
+  output logic [DataWidth-1:0]    m_axis_tx_tdata_o,
+  output logic [Bytes-1:0]        m_axis_tx_tkeep_o,
+  output logic                    m_axis_tx_tlast_o
+);
+
+  import onerma_pkg::*;
+
+  localparam int unsigned ClassWidth  = (NumClasses > 1) ? $clog2(NumClasses) : 1;
+  localparam int unsigned LenW        = 16;
+  localparam int unsigned OpsMetaW    = SlotWidth + 4;   // {kind, chunk, slot}
+  localparam int unsigned GMetaW      = OpsMetaW;        // a GCM client's meta
+  localparam int unsigned PMetaW      = 1 + GMetaW;      // {client, meta} in the pool
+  localparam int unsigned HwTagW      = SlotWidth + 2;   // {slot, chunk}
+  localparam int unsigned DmaTagW     = HwTagW;
+  localparam int unsigned SealMetaW   = 1 + SlotWidth + 2; // {source, slot, chunk}
+  localparam int unsigned MaxBurst    = (4096 / Bytes > 256) ? 256 : 4096 / Bytes;
+  localparam int unsigned LinesW      = $clog2(64 + 1);
+  localparam int unsigned NumCounters = 19;
+
+  typedef struct packed {
+    logic [127:0]      key;
+    logic [95:0]       iv;
+    logic [LenW-1:0]   aad_len;
+    logic [LenW-1:0]   pt_len;
+    logic              decrypt;
+    logic [127:0]      tag;
+    logic [GMetaW-1:0] meta;
+  } cdesc_t;
+  typedef struct packed {
+    logic [127:0]      data;
+    logic              last;
+    logic [GMetaW-1:0] meta;
+  } cdout_t;
+  typedef struct packed {
+    logic [127:0]      tag;
+    logic              auth_ok;
+    logic [GMetaW-1:0] meta;
+  } cres_t;
+  typedef logic [PMetaW-1:0] pmeta_t;
+  typedef struct packed {
+    logic [127:0]    key;
+    logic [95:0]     iv;
+    logic [LenW-1:0] aad_len;
+    logic [LenW-1:0] pt_len;
+    logic            decrypt;
+    logic [127:0]    tag;
+    pmeta_t          meta;
+  } pdesc_t;
+  typedef struct packed {
+    logic [127:0] data;
+    logic         last;
+    pmeta_t       meta;
+  } pdout_t;
+  typedef struct packed {
+    logic [127:0] tag;
+    logic         auth_ok;
+    pmeta_t       meta;
+  } pres_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Configuration, time, counters.
+  // ---------------------------------------------------------------------------------------
+  logic                   nic_enable;
+  logic [31:0]            nic_addr;
+  logic [15:0]            epoch;
+  logic                   epoch_written;
+  logic [31:0]            clk_period_ps, dispatch_timeout, op_timeout, server_timeout;
+  logic [31:0]            inq_max_age, max_hold_ns;
+  logic [15:0]            nack_depth;
+  logic                   slot_commit, slot_commit_enable;
+  logic [SlotWidth-1:0]   slot_commit_index;
+  logic [31:0]            slot_commit_pid;
+  logic                   rrt_commit;
+  logic [$clog2(NumRegions)-1:0] rrt_commit_index;
+  rrt_entry_t             rrt_commit_entry;
+  logic                   rrt_quiesce;
+  logic [NumCounters-1:0] cnt_incr;
+  logic [3:0]             err_set;
+  logic [63:0]            msg_count_q;
+  logic [63:0]            nic_time;
+  logic [TimeWidth-1:0]   now;
+  logic [NumSlots-1:0]    slot_busy;
+
+  assign now = nic_time[TimeWidth-1:0];
+
+  onerma_csr #(
+    .NumSlots    (NumSlots),
+    .NumRegions  (NumRegions),
+    .InQueueDepth(InQueueDepth)
+  ) u_csr (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
+    .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,
+    .s_axil_bvalid_o, .s_axil_bready_i, .s_axil_bresp_o,
+    .s_axil_arvalid_i, .s_axil_arready_o, .s_axil_araddr_i,
+    .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
+    .nic_enable_o        (nic_enable),
+    .nic_addr_o          (nic_addr),
+    .epoch_o             (epoch),
+    .epoch_written_o     (epoch_written),
+    .clk_period_ps_o     (clk_period_ps),
+    .dispatch_timeout_o  (dispatch_timeout),
+    .op_timeout_o        (op_timeout),
+    .server_timeout_o    (server_timeout),
+    .inq_max_age_o       (inq_max_age),
+    .max_hold_ns_o       (max_hold_ns),
+    .nack_depth_o        (nack_depth),
+    .slot_busy_i         (slot_busy),
+    .slot_commit_o       (slot_commit),
+    .slot_commit_index_o (slot_commit_index),
+    .slot_commit_enable_o(slot_commit_enable),
+    .slot_commit_pid_o   (slot_commit_pid),
+    .rrt_commit_o        (rrt_commit),
+    .rrt_commit_index_o  (rrt_commit_index),
+    .rrt_commit_entry_o  (rrt_commit_entry),
+    .rrt_quiesce_i       (rrt_quiesce),
+    .cnt_incr_i          (cnt_incr),
+    .err_set_i           (err_set),
+    .msg_count_i         (msg_count_q),
+    .nic_time_o          (nic_time)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Region table: port 0 submission checks, port 1 the host DMA (write and read blocks).
+  // ---------------------------------------------------------------------------------------
+  logic [1:0]              rrt_rd_valid;
+  logic [1:0][15:0]        rrt_rd_idx;
+  rrt_entry_t [1:0]        rrt_rd_entry;
+  logic [1:0][15:0]        rrt_rd_gen;
+
+  onerma_rrt #(.NumRegions(NumRegions), .NumPorts(2), .IdxWidth(16)) u_rrt (
+    .clk_i, .rst_ni,
+    .rd_valid_i    (rrt_rd_valid),
+    .rd_idx_i      (rrt_rd_idx),
+    .rd_entry_o    (rrt_rd_entry),
+    .rd_gen_o      (rrt_rd_gen),
+    .rd_key_gen_o  (),
+    .commit_i      (rrt_commit),
+    .commit_idx_i  (16'(rrt_commit_index)),
+    .commit_entry_i(rrt_commit_entry),
+    .inst_valid_i  (1'b0),
+    .inst_ready_o  (),
+    .inst_idx_i    ('0),
+    .inst_key_i    ('0),
+    .inst_gen_i    ('0),
+    .inst_key_gen_i('0),
+    .inst_ok_o     ()
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Command port and submission checks.
+  // ---------------------------------------------------------------------------------------
+  logic                 cp_bvalid, cp_bready;
+  logic [1:0]           cp_bresp;
+  logic                 sub_valid, sub_ready;
+  logic [SlotWidth-1:0] sub_slot;
+  cmd_t                 sub_cmd;
+  logic [31:0]          sub_pid;
+  logic                 err_disabled, err_busy;
+
+  onerma_cmd_port #(
+    .NumSlots (NumSlots),
+    .DataWidth(DataWidth),
+    .AddrWidth(CmdAddrWidth),
+    .IdWidth  (CmdIdWidth)
+  ) u_cmd_port (
+    .clk_i, .rst_ni,
+    .s_axi_awvalid_i, .s_axi_awready_o, .s_axi_awid_i, .s_axi_awaddr_i, .s_axi_awlen_i,
+    .s_axi_awsize_i, .s_axi_wvalid_i, .s_axi_wready_o, .s_axi_wdata_i, .s_axi_wstrb_i,
+    .s_axi_wlast_i,
+    .s_axi_bvalid_o (cp_bvalid),
+    .s_axi_bready_i (cp_bready),
+    .s_axi_bid_o,
+    .s_axi_bresp_o  (cp_bresp),
+    .s_axi_arvalid_i, .s_axi_arready_o, .s_axi_arid_i, .s_axi_arlen_i, .s_axi_rvalid_o,
+    .s_axi_rready_i, .s_axi_rid_o, .s_axi_rdata_o, .s_axi_rresp_o, .s_axi_rlast_o,
+    .cfg_valid_i   (slot_commit),
+    .cfg_slot_i    (slot_commit_index),
+    .cfg_enable_i  (slot_commit_enable),
+    .cfg_pid_i     (slot_commit_pid),
+    .busy_i        (slot_busy),
+    .sub_valid_o   (sub_valid),
+    .sub_ready_i   (sub_ready),
+    .sub_slot_o    (sub_slot),
+    .sub_cmd_o     (sub_cmd),
+    .sub_pid_o     (sub_pid),
+    .err_disabled_o(err_disabled),
+    .err_busy_o    (err_busy)
+  );
+
+  // t_sub is the cycle of the doorbell beat (§2.3: DISPATCH_TIMEOUT counts from it): the command
+  // port offers a submission from the cycle after that beat's handshake, and holds it while the
+  // submission checks are busy.
+  logic                 sub_wait_q;
+  logic [TimeWidth-1:0] sub_time_q, sub_time;
+  assign sub_time = sub_wait_q ? sub_time_q : now - 1'b1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sub_wait_q <= 1'b0;
+      sub_time_q <= '0;
+    end else begin
+      sub_wait_q <= sub_valid && !sub_ready;
+      sub_time_q <= sub_time;
+    end
+  end
+
+  logic                  acc_valid;
+  logic [SlotWidth-1:0]  acc_slot;
+  logic [15:0]           acc_seq;
+  status_e               acc_status;
+  cmd_t                  acc_cmd;
+  logic [31:0]           acc_pid;
+  logic [TimeWidth-1:0]  acc_t_sub;
+  logic [63:0]           acc_cq_addr, acc_local_addr;
+  logic [15:0]           acc_cq_gen, acc_local_gen;
+  logic                  push_valid;
+  logic [SlotWidth-1:0]  push_slot;
+  logic [ClassWidth-1:0] push_class;
+  logic [TimeWidth-1:0]  push_deadline;
+  logic                  bad_cq;
+  logic                  free;
+  logic [SlotWidth-1:0]  free_slot;
+
+  onerma_submit #(
+    .NumSlots   (NumSlots),
+    .NumClasses (NumClasses),
+    .TimeWidth  (TimeWidth),
+    .RrtIdxWidth(16)
+  ) u_submit (
+    .clk_i, .rst_ni,
+    .dispatch_timeout_i(TimeWidth'(dispatch_timeout)),
+    .sub_valid_i     (sub_valid),
+    .sub_ready_o     (sub_ready),
+    .sub_slot_i      (sub_slot),
+    .sub_pid_i       (sub_pid),
+    .sub_cmd_i       (sub_cmd),
+    .sub_time_i      (sub_time),
+    .busy_o          (slot_busy),
+    .rrt_valid_o     (rrt_rd_valid[0]),
+    .rrt_idx_o       (rrt_rd_idx[0]),
+    .rrt_entry_i     (rrt_rd_entry[0]),
+    .rrt_gen_i       (rrt_rd_gen[0]),
+    .bad_cq_o        (bad_cq),
+    .acc_valid_o     (acc_valid),
+    .acc_ready_i     (1'b1),
+    .acc_slot_o      (acc_slot),
+    .acc_seq_o       (acc_seq),
+    .acc_status_o    (acc_status),
+    .acc_cmd_o       (acc_cmd),
+    .acc_pid_o       (acc_pid),
+    .acc_t_sub_o     (acc_t_sub),
+    .acc_cq_addr_o   (acc_cq_addr),
+    .acc_cq_gen_o    (acc_cq_gen),
+    .acc_local_addr_o(acc_local_addr),
+    .acc_local_gen_o (acc_local_gen),
+    .push_valid_o    (push_valid),
+    .push_slot_o     (push_slot),
+    .push_class_o    (push_class),
+    .push_deadline_o (push_deadline),
+    .free_i          (free),
+    .free_slot_i     (free_slot)
+  );
+
+  // §2.2: a command dropped for its completion region is answered SLVERR. The command port
+  // answers a burst from the cycle after its last beat, when the doorbell's submission is
+  // offered, and the submission checks decide 1-3 cycles later: every B waits while a
+  // submission is offered or undecided, and a drop turns the next B into SLVERR. (A doorbell
+  // on a beat before its burst's last, a torn write, is decided before that burst's B too.)
+  logic verdict_q, bad_q, b_hold;
+  assign b_hold         = sub_valid || verdict_q;
+  assign s_axi_bvalid_o = cp_bvalid && !b_hold;
+  assign cp_bready      = s_axi_bready_i && !b_hold;
+  assign s_axi_bresp_o  = bad_q ? 2'b10 : cp_bresp;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      verdict_q <= 1'b0;
+      bad_q     <= 1'b0;
+    end else begin
+      if (sub_valid && sub_ready) verdict_q <= 1'b1;
+      else if (bad_cq || acc_valid) verdict_q <= 1'b0;
+      if (s_axi_bvalid_o && s_axi_bready_i) bad_q <= 1'b0;
+      else if (bad_cq) bad_q <= 1'b1;
+    end
+  end
+
+  // The reservation of each slot's op, ceil(length / 64) lines, for the dispatch stage.
+  logic [LinesW-1:0] lines_mem [NumSlots];
+  always_ff @(posedge clk_i) begin
+    if (acc_valid) lines_mem[acc_slot] <= LinesW'((17'(acc_cmd.length) + 17'd63) >> 6);
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Class queues, dispatch, window allocator, request builder, op timer.
+  // ---------------------------------------------------------------------------------------
+  logic [NumClasses-1:0]                head_valid, head_expired, pop;
+  logic [NumClasses-1:0][SlotWidth-1:0] head_slot;
+  logic [SlotWidth-1:0]                 look_slot;
+  logic                                 rsv_valid, rsv_ready;
+  logic [LinesW-1:0]                    rsv_lines;
+  logic                                 disp_valid, disp_ready;
+  logic [SlotWidth-1:0]                 disp_slot;
+  logic [TimeWidth-1:0]                 disp_time;
+  logic                                 exp_valid;
+  logic [SlotWidth-1:0]                 exp_slot;
+
+  onerma_class_queues #(
+    .NumSlots(NumSlots), .NumClasses(NumClasses), .TimeWidth(TimeWidth)
+  ) u_queues (
+    .clk_i, .rst_ni,
+    .now_i          (now),
+    .push_valid_i   (push_valid),
+    .push_slot_i    (push_slot),
+    .push_class_i   (push_class),
+    .push_deadline_i(push_deadline),
+    .pop_i          (pop),
+    .head_valid_o   (head_valid),
+    .head_slot_o    (head_slot),
+    .head_expired_o (head_expired)
+  );
+
+  onerma_dispatch #(
+    .NumSlots(NumSlots), .NumClasses(NumClasses), .MaxStarve(MaxStarve),
+    .TimeWidth(TimeWidth), .LinesWidth(LinesW)
+  ) u_dispatch (
+    .clk_i, .rst_ni,
+    .now_i         (now),
+    .head_valid_i  (head_valid),
+    .head_slot_i   (head_slot),
+    .head_expired_i(head_expired),
+    .pop_o         (pop),
+    .look_slot_o   (look_slot),
+    .look_lines_i  (lines_mem[look_slot]),
+    .rsv_valid_o   (rsv_valid),
+    .rsv_ready_i   (rsv_ready),
+    .rsv_lines_o   (rsv_lines),
+    .disp_valid_o  (disp_valid),
+    .disp_ready_i  (disp_ready),
+    .disp_slot_o   (disp_slot),
+    .disp_time_o   (disp_time),
+    .exp_valid_o   (exp_valid),
+    .exp_ready_i   (1'b1),
+    .exp_slot_o    (exp_slot)
+  );
+
+  localparam int unsigned LineW = $clog2(WindowLines);
+  logic             refund_valid;
+  logic [6:0]       refund_lines;
+  logic             take_valid, take_ready;
+  logic [LineW-1:0] take_line;
+  logic             rel_valid;
+  logic [LineW-1:0] rel_line;
+
+  onerma_window_alloc #(.Lines(WindowLines), .AdmitLines(64), .MaxOpLines(64)) u_alloc (
+    .clk_i, .rst_ni,
+    .rsv_valid_i   (rsv_valid),
+    .rsv_ready_o   (rsv_ready),
+    .rsv_lines_i   (rsv_lines),
+    .refund_valid_i(refund_valid),
+    .refund_lines_i(LinesW'(refund_lines)),
+    .take_valid_i  (take_valid),
+    .take_ready_o  (take_ready),
+    .take_line_o   (take_line),
+    .rel_valid_i   (rel_valid),
+    .rel_line_i    (rel_line),
+    .credit_o      (),
+    .idle_o        ()
+  );
+
+  logic                 arm;
+  logic [SlotWidth-1:0] arm_slot;
+  logic [TimeWidth-1:0] arm_deadline;
+  logic                 rq_job_valid, rq_job_ready;
+  hdr_t                 rq_job_hdr;
+  logic [127:0]         rq_job_key;
+  logic [SlotWidth-1:0] rq_job_meta;
+
+  onerma_ini_req #(.NumSlots(NumSlots), .TimeWidth(TimeWidth)) u_ini_req (
+    .clk_i, .rst_ni,
+    .op_timeout_i  (TimeWidth'(op_timeout)),
+    .acc_fire_i    (acc_valid),
+    .acc_slot_i    (acc_slot),
+    .acc_cmd_i     (acc_cmd),
+    .acc_pid_i     (acc_pid),
+    .disp_valid_i  (disp_valid),
+    .disp_ready_o  (disp_ready),
+    .disp_slot_i   (disp_slot),
+    .disp_time_i   (disp_time),
+    .arm_o         (arm),
+    .arm_slot_o    (arm_slot),
+    .arm_deadline_o(arm_deadline),
+    .job_valid_o   (rq_job_valid),
+    .job_ready_i   (rq_job_ready),
+    .job_hdr_o     (rq_job_hdr),
+    .job_key_o     (rq_job_key),
+    .job_meta_o    (rq_job_meta)
+  );
+
+  logic                 tmr_arm;
+  logic [SlotWidth-1:0] tmr_slot;
+  logic [TimeWidth-1:0] tmr_deadline;
+  logic                 to_valid;
+  logic [SlotWidth-1:0] to_slot;
+
+  onerma_op_timer #(.NumSlots(NumSlots), .TimeWidth(TimeWidth)) u_timer (
+    .clk_i, .rst_ni,
+    .now_i        (now),
+    .arm_i        (tmr_arm),
+    .disarm_i     (1'b0),
+    .wr_slot_i    (tmr_slot),
+    .wr_deadline_i(tmr_deadline),
+    .to_valid_o   (to_valid),
+    .to_ready_i   (1'b1),
+    .to_slot_o    (to_slot)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Transmit: one sealer for every message; its jobs from the request builder (no payload)
+  // and the WR_DATA sender (payload from the host DMA read).
+  // ---------------------------------------------------------------------------------------
+  logic                 wd_job_valid, wd_job_ready;
+  hdr_t                 wd_job_hdr;
+  logic [127:0]         wd_job_key;
+  logic [SlotWidth+1:0] wd_job_meta;
+  logic                 wd_pay_valid, wd_pay_ready, wd_pay_last, wd_pay_err;
+  logic [DataWidth-1:0] wd_pay_data;
+
+  logic                 sj_valid, sj_ready, sj_pick_wd, sj_last_wd_q;
+  hdr_t                 sj_hdr;
+  logic [127:0]         sj_key;
+  logic [SealMetaW-1:0] sj_meta;
+
+  // Round-robin between the two job sources (a job is one handshake).
+  assign sj_pick_wd   = wd_job_valid && (!rq_job_valid || !sj_last_wd_q);
+  assign sj_valid     = rq_job_valid || wd_job_valid;
+  assign sj_hdr       = sj_pick_wd ? wd_job_hdr : rq_job_hdr;
+  assign sj_key       = sj_pick_wd ? wd_job_key : rq_job_key;
+  assign sj_meta      = sj_pick_wd ? {1'b1, wd_job_meta} : {1'b0, rq_job_meta, 2'b00};
+  assign rq_job_ready = sj_ready && !sj_pick_wd;
+  assign wd_job_ready = sj_ready && sj_pick_wd;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sj_last_wd_q <= 1'b0;
+    else if (sj_valid && sj_ready) sj_last_wd_q <= sj_pick_wd;
+  end
+
+  logic                 asg_valid;
+  logic [SealMetaW-1:0] asg_meta;
+  logic [63:0]          asg_counter;
+  logic                 seal_drop;
+  logic [SealMetaW-1:0] seal_drop_meta;
+  logic                 exhausted;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) msg_count_q <= '0;
+    else if (asg_valid) msg_count_q <= asg_counter;
+  end
+
+  logic   [1:0] g_desc_valid, g_desc_ready, g_din_valid, g_din_ready;
+  logic   [1:0] g_dout_valid, g_dout_ready, g_res_valid, g_res_ready;
+  cdesc_t [1:0] g_desc;
+  onerma_gcm_pkg::din_t [1:0] g_din;
+  cdout_t       g_dout;
+  cres_t        g_res;
+
+  onerma_seal #(
+    .DataWidth   (DataWidth),
+    .NumStage    (4),
+    .MetaWidth   (SealMetaW),
+    .GcmMetaWidth(GMetaW),
+    .LenW        (LenW),
+    .desc_t      (cdesc_t),
+    .dout_t      (cdout_t),
+    .res_t       (cres_t)
+  ) u_seal (
+    .clk_i, .rst_ni,
+    .nic_addr_i   (nic_addr),
+    .epoch_i      (epoch),
+    .ctr_reset_i  (epoch_written),
+    .exhausted_o  (exhausted),
+    .job_valid_i  (sj_valid),
+    .job_ready_o  (sj_ready),
+    .job_hdr_i    (sj_hdr),
+    .job_key_i    (sj_key),
+    .job_meta_i   (sj_meta),
+    .pay_valid_i  (wd_pay_valid),
+    .pay_ready_o  (wd_pay_ready),
+    .pay_data_i   (wd_pay_data),
+    .pay_last_i   (wd_pay_last),
+    .pay_err_i    (wd_pay_err),
+    .asg_valid_o  (asg_valid),
+    .asg_meta_o   (asg_meta),
+    .asg_counter_o(asg_counter),
+    .drop_o       (seal_drop),
+    .drop_meta_o  (seal_drop_meta),
+    .desc_valid_o (g_desc_valid[0]),
+    .desc_ready_i (g_desc_ready[0]),
+    .desc_data_o  (g_desc[0]),
+    .din_valid_o  (g_din_valid[0]),
+    .din_ready_i  (g_din_ready[0]),
+    .din_data_o   (g_din[0]),
+    .dout_valid_i (g_dout_valid[0]),
+    .dout_ready_o (g_dout_ready[0]),
+    .dout_data_i  (g_dout),
+    .res_valid_i  (g_res_valid[0]),
+    .res_ready_o  (g_res_ready[0]),
+    .res_data_i   (g_res),
+    .m_axis_tvalid(m_axis_tx_tvalid_o),
+    .m_axis_tready(m_axis_tx_tready_i),
+    .m_axis_tdata (m_axis_tx_tdata_o),
+    .m_axis_tkeep (m_axis_tx_tkeep_o),
+    .m_axis_tlast (m_axis_tx_tlast_o)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Receive edge, op table, opener.
+  // ---------------------------------------------------------------------------------------
+  logic                 ih_valid, ih_ready;
+  hdr_t                 ih_hdr;
+  logic [127:0]         ih_tag;
+  logic [TimeWidth-1:0] ih_t_rx;
+  logic                 ip_valid, ip_ready, ip_last;
+  logic [DataWidth-1:0] ip_data;
+  logic                 rh_valid;
+  logic                 drop_malformed, drop_misaddressed;
+
+  onerma_rx_parse #(.DataWidth(DataWidth), .TimeWidth(TimeWidth)) u_rx (
+    .clk_i, .rst_ni,
+    .nic_addr_i         (nic_addr),
+    .now_i              (now),
+    .s_axis_rx_tvalid_i, .s_axis_rx_tready_o, .s_axis_rx_tdata_i, .s_axis_rx_tkeep_i,
+    .s_axis_rx_tlast_i,
+    .ini_desc_valid_o   (ih_valid),
+    .ini_desc_ready_i   (ih_ready),
+    .ini_desc_hdr_o     (ih_hdr),
+    .ini_desc_tag_o     (ih_tag),
+    .ini_desc_t_rx_o    (ih_t_rx),
+    .ini_pay_valid_o    (ip_valid),
+    .ini_pay_ready_i    (ip_ready),
+    .ini_pay_data_o     (ip_data),
+    .ini_pay_keep_o     (),
+    .ini_pay_last_o     (ip_last),
+    // The responder is not built: its requests are taken and counted drop_busy.
+    .rsp_desc_valid_o   (rh_valid),
+    .rsp_desc_ready_i   (1'b1),
+    .rsp_desc_hdr_o     (),
+    .rsp_desc_tag_o     (),
+    .rsp_desc_t_rx_o    (),
+    .rsp_pay_valid_o    (),
+    .rsp_pay_ready_i    (1'b1),
+    .rsp_pay_data_o     (),
+    .rsp_pay_keep_o     (),
+    .rsp_pay_last_o     (),
+    .drop_malformed_o   (drop_malformed),
+    .drop_misaddressed_o(drop_misaddressed)
+  );
+
+  logic                 op_job_valid, op_job_ready;
+  hdr_t                 op_job_hdr;
+  logic [127:0]         op_job_tag, op_job_key;
+  logic [OpsMetaW-1:0]  op_job_meta;
+  logic                 opay_valid, opay_ready;
+  logic                 uw_valid, uw_ready, uw_read, uw_done;
+  logic [SlotWidth-1:0] uw_slot, uw_done_slot;
+  logic [1:0]           uw_chunk, uw_done_chunk;
+  logic                 hw_valid, hw_ready, hw_rsp_valid, hw_rsp_ok;
+  logic [63:0]          hw_addr;
+  logic [12:0]          hw_len;
+  logic [15:0]          hw_region, hw_gen;
+  logic [HwTagW-1:0]    hw_tag, hw_rsp_tag;
+  logic                 wds_valid, wds_ready;
+  logic [SlotWidth-1:0] wds_slot;
+  logic [63:0]          wds_counter;
+  logic [15:0]          wds_ctx;
+  logic                 wd_fail, wd_done;
+  logic [SlotWidth-1:0] wd_fail_slot, wd_done_slot;
+  logic [NumSlots-1:0]  ops_live;
+  logic                 rec_valid, rec_ready, rec_dispatched;
+  logic [SlotWidth-1:0] rec_slot;
+  status_e              rec_status;
+  logic [7:0]           rec_op_type;
+  logic [15:0]          rec_seq, rec_cq_region, rec_cq_gen;
+  logic [TimeWidth-1:0] rec_t_sub, rec_t_disp;
+  logic [63:0]          rec_cq_addr;
+  logic                 recd_valid, recd_ok;
+  logic [SlotWidth-1:0] recd_slot;
+  logic [1:0]           drop_stale;
+  logic                 drop_dup, drop_auth, drop_hold;
+  logic                 err_cq_write;
+
+  onerma_ini_ops #(.NumSlots(NumSlots), .TimeWidth(TimeWidth)) u_ops (
+    .clk_i, .rst_ni,
+    .op_timeout_i    (TimeWidth'(op_timeout)),
+    .max_hold_ns_i   (max_hold_ns),
+    .clk_period_ps_i (clk_period_ps),
+    .acc_valid_i     (acc_valid),
+    .acc_ready_o     (),
+    .acc_slot_i      (acc_slot),
+    .acc_seq_i       (acc_seq),
+    .acc_status_i    (acc_status),
+    .acc_cmd_i       (acc_cmd),
+    .acc_pid_i       (acc_pid),
+    .acc_t_sub_i     (acc_t_sub),
+    .acc_cq_addr_i   (acc_cq_addr),
+    .acc_cq_gen_i    (acc_cq_gen),
+    .acc_local_addr_i(acc_local_addr),
+    .acc_local_gen_i (acc_local_gen),
+    .exp_valid_i     (exp_valid),
+    .exp_ready_o     (),
+    .exp_slot_i      (exp_slot),
+    .arm_i           (arm),
+    .arm_slot_i      (arm_slot),
+    .arm_deadline_i  (arm_deadline),
+    .asg_i           (asg_valid && !asg_meta[SealMetaW-1]),
+    .asg_slot_i      (asg_meta[SlotWidth+1:2]),
+    .asg_counter_i   (asg_counter),
+    .req_drop_i      (seal_drop && !seal_drop_meta[SealMetaW-1]),
+    .req_drop_slot_i (seal_drop_meta[SlotWidth+1:2]),
+    .hdr_valid_i     (ih_valid),
+    .hdr_ready_o     (ih_ready),
+    .hdr_i           (ih_hdr),
+    .hdr_tag_i       (ih_tag),
+    .hdr_t_rx_i      (ih_t_rx),
+    .pay_valid_i     (ip_valid),
+    .pay_ready_o     (ip_ready),
+    .pay_last_i      (ip_last),
+    .opay_valid_o    (opay_valid),
+    .opay_ready_i    (opay_ready),
+    .job_valid_o     (op_job_valid),
+    .job_ready_i     (op_job_ready),
+    .job_hdr_o       (op_job_hdr),
+    .job_tag_o       (op_job_tag),
+    .job_key_o       (op_job_key),
+    .job_meta_o      (op_job_meta),
+    .res_valid_i     (g_res_valid[1]),
+    .res_ready_o     (g_res_ready[1]),
+    .res_ok_i        (g_res.auth_ok),
+    .res_meta_i      (g_res.meta),
+    .uw_valid_o      (uw_valid),
+    .uw_ready_i      (uw_ready),
+    .uw_slot_o       (uw_slot),
+    .uw_chunk_o      (uw_chunk),
+    .uw_read_o       (uw_read),
+    .uw_done_i       (uw_done),
+    .uw_done_slot_i  (uw_done_slot),
+    .uw_done_chunk_i (uw_done_chunk),
+    .hw_valid_o      (hw_valid),
+    .hw_ready_i      (hw_ready),
+    .hw_addr_o       (hw_addr),
+    .hw_len_o        (hw_len),
+    .hw_region_o     (hw_region),
+    .hw_gen_o        (hw_gen),
+    .hw_tag_o        (hw_tag),
+    .hw_rsp_valid_i  (hw_rsp_valid),
+    .hw_rsp_ready_o  (),
+    .hw_rsp_tag_i    (hw_rsp_tag),
+    .hw_rsp_ok_i     (hw_rsp_ok),
+    .to_valid_i      (to_valid),
+    .to_ready_o      (),
+    .to_slot_i       (to_slot),
+    .tmr_arm_o       (tmr_arm),
+    .tmr_slot_o      (tmr_slot),
+    .tmr_deadline_o  (tmr_deadline),
+    .wds_valid_o     (wds_valid),
+    .wds_ready_i     (wds_ready),
+    .wds_slot_o      (wds_slot),
+    .wds_counter_o   (wds_counter),
+    .wds_ctx_o       (wds_ctx),
+    .wd_fail_i       (wd_fail),
+    .wd_fail_slot_i  (wd_fail_slot),
+    .wd_done_i       (wd_done),
+    .wd_done_slot_i  (wd_done_slot),
+    .live_o          (ops_live),
+    .rec_valid_o     (rec_valid),
+    .rec_ready_i     (rec_ready),
+    .rec_slot_o      (rec_slot),
+    .rec_status_o    (rec_status),
+    .rec_op_type_o   (rec_op_type),
+    .rec_seq_o       (rec_seq),
+    .rec_t_sub_o     (rec_t_sub),
+    .rec_t_disp_o    (rec_t_disp),
+    .rec_dispatched_o(rec_dispatched),
+    .rec_cq_addr_o   (rec_cq_addr),
+    .rec_cq_region_o (rec_cq_region),
+    .rec_cq_gen_o    (rec_cq_gen),
+    .recd_valid_i    (recd_valid),
+    .recd_ready_o    (),
+    .recd_slot_i     (recd_slot),
+    .free_o          (free),
+    .free_slot_o     (free_slot),
+    .refund_valid_o  (refund_valid),
+    .refund_lines_o  (refund_lines),
+    .drop_stale_o    (drop_stale),
+    .drop_dup_o      (drop_dup),
+    .drop_auth_o     (drop_auth),
+    .drop_hold_o     (drop_hold)
+  );
+
+  onerma_open #(
+    .DataWidth (DataWidth),
+    .MetaWidth (GMetaW),
+    .StageBeats(DataWidth >= 512 ? 128 : 64),
+    .LenW      (LenW),
+    .desc_t    (cdesc_t)
+  ) u_open (
+    .clk_i, .rst_ni,
+    .job_valid_i (op_job_valid),
+    .job_ready_o (op_job_ready),
+    .job_hdr_i   (op_job_hdr),
+    .job_tag_i   (op_job_tag),
+    .job_key_i   (op_job_key),
+    .job_meta_i  (op_job_meta),
+    .pay_valid_i (opay_valid),
+    .pay_ready_o (opay_ready),
+    .pay_data_i  (ip_data),
+    .pay_last_i  (ip_last),
+    .desc_valid_o(g_desc_valid[1]),
+    .desc_ready_i(g_desc_ready[1]),
+    .desc_data_o (g_desc[1]),
+    .din_valid_o (g_din_valid[1]),
+    .din_ready_i (g_din_ready[1]),
+    .din_data_o  (g_din[1])
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // The GCM engine pool, shared by the sealer (client 0) and the opener (client 1).
+  // ---------------------------------------------------------------------------------------
+  logic   p_desc_valid, p_desc_ready, p_din_valid, p_din_ready;
+  logic   p_dout_valid, p_dout_ready, p_res_valid, p_res_ready;
+  pdesc_t p_desc;
+  onerma_gcm_pkg::din_t p_din;
+  pdout_t p_dout;
+  pres_t  p_res;
+
+  onerma_gcm_mux #(
+    .NumClients(2), .LenW(LenW), .MetaW(GMetaW),
+    .cdesc_t(cdesc_t), .pdesc_t(pdesc_t), .cdout_t(cdout_t), .pdout_t(pdout_t),
+    .cres_t(cres_t), .pres_t(pres_t)
+  ) u_gmux (
+    .clk_i, .rst_ni,
+    .c_desc_valid_i(g_desc_valid),
+    .c_desc_ready_o(g_desc_ready),
+    .c_desc_data_i (g_desc),
+    .c_din_valid_i (g_din_valid),
+    .c_din_ready_o (g_din_ready),
+    .c_din_data_i  (g_din),
+    .c_dout_valid_o(g_dout_valid),
+    .c_dout_ready_i(g_dout_ready),
+    .c_dout_data_o (g_dout),
+    .c_res_valid_o (g_res_valid),
+    .c_res_ready_i (g_res_ready),
+    .c_res_data_o  (g_res),
+    .p_desc_valid_o(p_desc_valid),
+    .p_desc_ready_i(p_desc_ready),
+    .p_desc_data_o (p_desc),
+    .p_din_valid_o (p_din_valid),
+    .p_din_ready_i (p_din_ready),
+    .p_din_data_o  (p_din),
+    .p_dout_valid_i(p_dout_valid),
+    .p_dout_ready_o(p_dout_ready),
+    .p_dout_data_i (p_dout),
+    .p_res_valid_i (p_res_valid),
+    .p_res_ready_o (p_res_ready),
+    .p_res_data_i  (p_res)
+  );
+
+  onerma_gcm_pool #(
+    .NumEngines(NumEngines),
+    .Pipelined (Pipelined),
+    .LenW      (LenW),
+    .meta_t    (pmeta_t),
+    .desc_t    (pdesc_t),
+    .dout_t    (pdout_t),
+    .res_t     (pres_t)
+  ) u_pool (
+    .clk_i, .rst_ni,
+    .desc_valid_i(p_desc_valid),
+    .desc_ready_o(p_desc_ready),
+    .desc_data_i (p_desc),
+    .din_valid_i (p_din_valid),
+    .din_ready_o (p_din_ready),
+    .din_data_i  (p_din),
+    .dout_valid_o(p_dout_valid),
+    .dout_ready_i(p_dout_ready),
+    .dout_data_o (p_dout),
+    .res_valid_o (p_res_valid),
+    .res_ready_i (p_res_ready),
+    .res_data_o  (p_res)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Window: the opener's plaintext lands; the op table unwinds; read-outs feed host writes.
+  // ---------------------------------------------------------------------------------------
+  logic                 wout_valid, wout_ready, wout_last;
+  logic [DataWidth-1:0] wout_data;
+  logic [SlotWidth-1:0] land_slot;
+  logic [1:0]           land_chunk;
+
+  assign land_slot  = g_dout.meta[SlotWidth-1:0];
+  assign land_chunk = g_dout.meta[SlotWidth+1:SlotWidth];
+
+  onerma_window #(
+    .Lines(WindowLines), .NumOwners(NumSlots), .DataWidth(DataWidth)
+  ) u_window (
+    .clk_i, .rst_ni,
+    .land_valid_i   (g_dout_valid[1]),
+    .land_ready_o   (g_dout_ready[1]),
+    .land_owner_i   (land_slot),
+    .land_chunk_i   (land_chunk),
+    .land_data_i    (g_dout.data),
+    .take_valid_o   (take_valid),
+    .take_ready_i   (take_ready),
+    .take_line_i    (take_line),
+    .rel_valid_o    (rel_valid),
+    .rel_line_o     (rel_line),
+    .uw_valid_i     (uw_valid),
+    .uw_ready_o     (uw_ready),
+    .uw_owner_i     (uw_slot),
+    .uw_chunk_i     (uw_chunk),
+    .uw_read_i      (uw_read),
+    .uw_done_o      (uw_done),
+    .uw_done_owner_o(uw_done_slot),
+    .uw_done_chunk_o(uw_done_chunk),
+    .out_valid_o    (wout_valid),
+    .out_ready_i    (wout_ready),
+    .out_data_o     (wout_data),
+    .out_last_o     (wout_last)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Completion records.
+  // ---------------------------------------------------------------------------------------
+  logic [1:0]                dw_rsp_valid, dw_rsp_ready;
+  logic [1:0][DmaTagW-1:0]   dw_rsp_tag;
+  dma_status_e [1:0]         dw_rsp_status;
+  logic                 cq_req_valid, cq_req_ready, cq_wd_valid, cq_wd_ready, cq_wd_last;
+  logic [63:0]          cq_req_addr;
+  logic [12:0]          cq_req_len;
+  logic [15:0]          cq_req_region, cq_req_gen;
+  logic [4:0]           cq_req_perm;
+  logic [DmaTagW-1:0]   cq_req_tag;
+  logic [DataWidth-1:0] cq_wd_data;
+
+  onerma_ini_cpl #(
+    .NumSlots(NumSlots), .TimeWidth(TimeWidth), .DataWidth(DataWidth), .TagWidth(DmaTagW)
+  ) u_cpl (
+    .clk_i, .rst_ni,
+    .now_i           (now),
+    .job_valid_i     (rec_valid),
+    .job_ready_o     (rec_ready),
+    .job_slot_i      (rec_slot),
+    .job_status_i    (rec_status),
+    .job_op_type_i   (rec_op_type),
+    .job_seq_i       (rec_seq),
+    .job_t_sub_i     (rec_t_sub),
+    .job_t_disp_i    (rec_t_disp),
+    .job_dispatched_i(rec_dispatched),
+    .job_cq_addr_i   (rec_cq_addr),
+    .job_cq_region_i (rec_cq_region),
+    .job_cq_gen_i    (rec_cq_gen),
+    .req_valid_o     (cq_req_valid),
+    .req_ready_i     (cq_req_ready),
+    .req_addr_o      (cq_req_addr),
+    .req_len_o       (cq_req_len),
+    .req_region_o    (cq_req_region),
+    .req_gen_o       (cq_req_gen),
+    .req_perm_o      (cq_req_perm),
+    .req_tag_o       (cq_req_tag),
+    .wd_valid_o      (cq_wd_valid),
+    .wd_ready_i      (cq_wd_ready),
+    .wd_data_o       (cq_wd_data),
+    .wd_last_o       (cq_wd_last),
+    .rsp_valid_i     (dw_rsp_valid[1]),
+    .rsp_ready_o     (dw_rsp_ready[1]),
+    .rsp_tag_i       (dw_rsp_tag[1]),
+    .rsp_status_i    (dw_rsp_status[1]),
+    .done_valid_o    (recd_valid),
+    .done_ready_i    (1'b1),
+    .done_slot_o     (recd_slot),
+    .done_ok_o       (recd_ok),
+    .err_cq_write_o  (err_cq_write)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Host DMA: write block (client 0 landing data, client 1 records), read block (client 0
+  // WR_DATA source); one RRT port shared between them.
+  // ---------------------------------------------------------------------------------------
+  logic                      dw_rrt_valid, dw_rrt_ready, dr_rrt_valid, dr_rrt_ready;
+  logic [15:0]               dw_rrt_idx, dr_rrt_idx;
+  logic                      dw_quiesce, dr_quiesce;
+  logic                      rrt_last_rd_q, rrt_pick_rd;
+
+  assign hw_rsp_valid = dw_rsp_valid[0];
+  assign hw_rsp_tag   = dw_rsp_tag[0];
+  assign hw_rsp_ok    = (dw_rsp_status[0] == DmaStatusOk);
+
+  onerma_dma_wr #(
+    .NumClients(2), .DataWidth(DataWidth), .AddrWidth(64), .IdWidth(MIdWidth),
+    .MaxBurstBeats(MaxBurst), .MaxOutstanding(8), .TagWidth(DmaTagW), .RrtIdxWidth(16)
+  ) u_dma_wr (
+    .clk_i, .rst_ni,
+    .req_valid_i    ({cq_req_valid, hw_valid}),
+    .req_ready_o    ({cq_req_ready, hw_ready}),
+    .req_addr_i     ({cq_req_addr, hw_addr}),
+    .req_len_i      ({cq_req_len, hw_len}),
+    .req_region_i   ({cq_req_region, hw_region}),
+    .req_gen_i      ({cq_req_gen, hw_gen}),
+    .req_perm_i     ({cq_req_perm, 5'b00001}),
+    .req_tag_i      ({cq_req_tag, hw_tag}),
+    .wd_valid_i     ({cq_wd_valid, wout_valid}),
+    .wd_ready_o     ({cq_wd_ready, wout_ready}),
+    .wd_data_i      ({cq_wd_data, wout_data}),
+    .wd_last_i      ({cq_wd_last, wout_last}),
+    .rsp_valid_o    (dw_rsp_valid),
+    .rsp_ready_i    ({dw_rsp_ready[1], 1'b1}),
+    .rsp_tag_o      (dw_rsp_tag),
+    .rsp_status_o   (dw_rsp_status),
+    .rrt_valid_o    (dw_rrt_valid),
+    .rrt_ready_i    (dw_rrt_ready),
+    .rrt_idx_o      (dw_rrt_idx),
+    .rrt_entry_i    (rrt_rd_entry[1]),
+    .rrt_gen_i      (rrt_rd_gen[1]),
+    .rrt_commit_i   (rrt_commit),
+    .quiesce_o      (dw_quiesce),
+    .m_axi_awvalid_o, .m_axi_awready_i, .m_axi_awid_o, .m_axi_awaddr_o, .m_axi_awlen_o,
+    .m_axi_awsize_o, .m_axi_awburst_o, .m_axi_wvalid_o, .m_axi_wready_i, .m_axi_wdata_o,
+    .m_axi_wstrb_o, .m_axi_wlast_o, .m_axi_bvalid_i, .m_axi_bready_o, .m_axi_bid_i,
+    .m_axi_bresp_i
+  );
+  assign dw_rsp_ready[0] = 1'b1;
+
+  logic                 dr_req_valid, dr_req_ready;
+  logic [63:0]          dr_req_addr;
+  logic [12:0]          dr_req_len;
+  logic [15:0]          dr_req_region, dr_req_gen;
+  logic [DmaTagW-1:0]   dr_req_tag;
+  logic                 dr_rd_valid, dr_rd_ready, dr_rd_last, dr_rd_err;
+  logic [DataWidth-1:0] dr_rd_data;
+  logic                 dr_rsp_valid, dr_rsp_ready;
+  logic [DmaTagW-1:0]   dr_rsp_tag;
+  dma_status_e [0:0]    dr_rsp_status;
+
+  onerma_dma_rd #(
+    .NumClients(1), .DataWidth(DataWidth), .AddrWidth(64), .IdWidth(MIdWidth),
+    .MaxBurstBeats(MaxBurst), .MaxOutstanding(8), .TagWidth(DmaTagW), .RrtIdxWidth(16)
+  ) u_dma_rd (
+    .clk_i, .rst_ni,
+    .req_valid_i    (dr_req_valid),
+    .req_ready_o    (dr_req_ready),
+    .req_addr_i     (dr_req_addr),
+    .req_len_i      (dr_req_len),
+    .req_region_i   (dr_req_region),
+    .req_gen_i      (dr_req_gen),
+    .req_perm_i     (dr_req_perm),
+    .req_tag_i      (dr_req_tag),
+    .rd_valid_o     (dr_rd_valid),
+    .rd_ready_i     (dr_rd_ready),
+    .rd_data_o      (dr_rd_data),
+    .rd_last_o      (dr_rd_last),
+    .rd_err_o       (dr_rd_err),
+    .rsp_valid_o    (dr_rsp_valid),
+    .rsp_ready_i    (dr_rsp_ready),
+    .rsp_tag_o      (dr_rsp_tag),
+    .rsp_status_o   (dr_rsp_status),
+    .rrt_valid_o    (dr_rrt_valid),
+    .rrt_ready_i    (dr_rrt_ready),
+    .rrt_idx_o      (dr_rrt_idx),
+    .rrt_entry_i    (rrt_rd_entry[1]),
+    .rrt_gen_i      (rrt_rd_gen[1]),
+    .rrt_commit_i   (rrt_commit),
+    .quiesce_o      (dr_quiesce),
+    .m_axi_arvalid_o, .m_axi_arready_i, .m_axi_arid_o, .m_axi_araddr_o, .m_axi_arlen_o,
+    .m_axi_arsize_o, .m_axi_arburst_o, .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rid_i,
+    .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i
+  );
+
+  // The shared RRT port: alternate when both ask (each block waits on its ready).
+  assign rrt_pick_rd     = dr_rrt_valid && (!dw_rrt_valid || !rrt_last_rd_q);
+  assign rrt_rd_valid[1] = dw_rrt_valid || dr_rrt_valid;
+  assign rrt_rd_idx[1]   = rrt_pick_rd ? dr_rrt_idx : dw_rrt_idx;
+  assign dw_rrt_ready    = !rrt_pick_rd;
+  assign dr_rrt_ready    = rrt_pick_rd;
+  assign rrt_quiesce     = dw_quiesce && dr_quiesce;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rrt_last_rd_q <= 1'b0;
+    else if (rrt_rd_valid[1]) rrt_last_rd_q <= rrt_pick_rd;
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // WRITE / REKEY data: per chunk a WR_DATA job for the sealer, then its read on the DMA read
+  // block's client 0 streamed into the sealer's payload (the read only after its job).
+  // ---------------------------------------------------------------------------------------
+  logic                 wd_sent;
+  logic [SlotWidth-1:0] wd_sent_slot;
+  logic [1:0]           wd_sent_chunk;
+  dma_status_e          wd_fail_status;
+  logic [4:0]           dr_req_perm;
+
+  onerma_ini_wrdata #(
+    .NumSlots (NumSlots),
+    .DataWidth(DataWidth),
+    .AddrWidth(64),
+    .TagWidth (DmaTagW),
+    .RrtIdxWidth(16)
+  ) u_ini_wrdata (
+    .clk_i, .rst_ni,
+    .acc_fire_i      (acc_valid),
+    .acc_slot_i      (acc_slot),
+    .acc_cmd_i       (acc_cmd),
+    .acc_pid_i       (acc_pid),
+    .acc_local_addr_i(acc_local_addr),
+    .acc_local_gen_i (acc_local_gen),
+    .start_valid_i   (wds_valid),
+    .start_ready_o   (wds_ready),
+    .start_slot_i    (wds_slot),
+    .start_counter_i (wds_counter),
+    .start_ctx_i     (wds_ctx),
+    .live_i          (ops_live),
+    .sent_o          (wd_sent),
+    .sent_slot_o     (wd_sent_slot),
+    .sent_chunk_o    (wd_sent_chunk),
+    .fail_o          (wd_fail),
+    .fail_slot_o     (wd_fail_slot),
+    .fail_status_o   (wd_fail_status),
+    .done_o          (wd_done),
+    .done_slot_o     (wd_done_slot),
+    .rdreq_valid_o   (dr_req_valid),
+    .rdreq_ready_i   (dr_req_ready),
+    .rdreq_addr_o    (dr_req_addr),
+    .rdreq_len_o     (dr_req_len),
+    .rdreq_region_o  (dr_req_region),
+    .rdreq_gen_o     (dr_req_gen),
+    .rdreq_perm_o    (dr_req_perm),
+    .rdreq_tag_o     (dr_req_tag),
+    .rd_valid_i      (dr_rd_valid),
+    .rd_ready_o      (dr_rd_ready),
+    .rd_data_i       (dr_rd_data),
+    .rd_last_i       (dr_rd_last),
+    .rd_err_i        (dr_rd_err),
+    .rsp_valid_i     (dr_rsp_valid),
+    .rsp_ready_o     (dr_rsp_ready),
+    .rsp_tag_i       (dr_rsp_tag),
+    .rsp_status_i    (dr_rsp_status[0]),
+    .job_valid_o     (wd_job_valid),
+    .job_ready_i     (wd_job_ready),
+    .job_hdr_o       (wd_job_hdr),
+    .job_key_o       (wd_job_key),
+    .job_meta_o      (wd_job_meta),
+    .pay_valid_o     (wd_pay_valid),
+    .pay_ready_i     (wd_pay_ready),
+    .pay_data_o      (wd_pay_data),
+    .pay_last_o      (wd_pay_last),
+    .pay_err_o       (wd_pay_err)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Counters (protocol §12, onerma_csr's order). A counter with two events in one cycle
+  // keeps the second in a small backlog, added in a later cycle.
+  // ---------------------------------------------------------------------------------------
+  logic [NumCounters-1:0][1:0] cnt_events;
+  logic                        dw_err, dw_region, dr_err, dr_region;
+
+  assign dw_err    = dw_rsp_valid[0] && (dw_rsp_status[0] inside {DmaStatusSlverr, DmaStatusDecerr});
+  assign dw_region = dw_rsp_valid[0] && (dw_rsp_status[0] == DmaStatusRegion);
+  assign dr_err    = dr_rsp_valid && dr_rsp_ready &&
+                     (dr_rsp_status[0] inside {DmaStatusSlverr, DmaStatusDecerr});
+  assign dr_region = dr_rsp_valid && dr_rsp_ready && (dr_rsp_status[0] == DmaStatusRegion);
+
+  always_comb begin
+    cnt_events     = '0;
+    cnt_events[0]  = 2'(err_disabled);
+    cnt_events[1]  = 2'(err_busy);
+    cnt_events[2]  = 2'(bad_cq);
+    cnt_events[3]  = 2'(err_cq_write);
+    cnt_events[4]  = 2'(dr_err);
+    cnt_events[5]  = 2'(dw_err);
+    cnt_events[6]  = 2'(drop_malformed);
+    cnt_events[7]  = 2'(drop_misaddressed);
+    cnt_events[8]  = drop_stale;
+    cnt_events[9]  = 2'(drop_dup);
+    cnt_events[10] = 2'(drop_auth);
+    cnt_events[11] = 2'(rh_valid);
+    cnt_events[12] = 2'(drop_hold);
+    cnt_events[14] = 2'(dw_region) + 2'(dr_region);
+  end
+
+  for (genvar gc = 0; gc < NumCounters; gc++) begin : g_cnt
+    logic [3:0] backlog_q;
+    logic [4:0] total;
+    assign total        = 5'(cnt_events[gc]) + 5'(backlog_q);
+    assign cnt_incr[gc] = (total != '0);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) backlog_q <= '0;
+      else if (total != '0) backlog_q <= (total - 5'd1 > 5'd15) ? 4'd15 : 4'(total - 5'd1);
+    end
+  end
+
+  assign err_set = {exhausted, err_cq_write, bad_cq, 1'b0};
+
+  logic unused;
+  // The WR_DATA sender's sent pulse and failure status (the op table needs neither: the
+  // sealer's own asg / drop of a WR_DATA job and the failure itself are enough).
+  assign unused = ^{nic_enable, server_timeout, inq_max_age, nack_depth, recd_ok,
+                    head_slot, seal_drop_meta, asg_meta[1:0], nic_time[63:TimeWidth],
+                    dw_rsp_ready[0], wd_sent, wd_sent_slot, wd_sent_chunk, wd_fail_status};
+
+endmodule
+
+/* verilator lint_on PINCONNECTEMPTY */
+
+`default_nettype wire
