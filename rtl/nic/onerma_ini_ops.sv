@@ -902,6 +902,18 @@ module onerma_ini_ops #(
     assign live_o[gs] = (phase_q[gs] == PhService);
   end
 
+`ifndef SYNTHESIS
+  // The order the op table relies on (the proof assumes it): a chunk's host write is answered
+  // only after its read-out finished (`uw_done`), which the window and the DMA give by
+  // construction (the write's last beat leaves the window after the chunk's last line).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && hw_rsp_valid_i) begin
+      assert (cst_q[hw_rsp_slot][hw_rsp_chunk] == CsWriting)
+        else $error("onerma_ini_ops: host write answered before its read-out finished");
+    end
+  end
+`endif
+
   logic unused;
   assign unused = ^{hw_fire, hdr_i.dst_nic, hdr_i.counter, acc_cmd_i};
 
