@@ -1058,6 +1058,7 @@ module onerma_nic #(
   logic [12:0]          dr_req_len;
   logic [15:0]          dr_req_region, dr_req_gen;
   logic [DmaTagW-1:0]   dr_req_tag;
+  logic [4:0]           dr_req_perm;
   logic                 dr_rd_valid, dr_rd_ready, dr_rd_last, dr_rd_err;
   logic [DataWidth-1:0] dr_rd_data;
   logic                 dr_rsp_valid, dr_rsp_ready;
@@ -1119,7 +1120,6 @@ module onerma_nic #(
   logic [SlotWidth-1:0] wd_sent_slot;
   logic [1:0]           wd_sent_chunk;
   dma_status_e          wd_fail_status;
-  logic [4:0]           dr_req_perm;
 
   onerma_ini_wrdata #(
     .NumSlots (NumSlots),
