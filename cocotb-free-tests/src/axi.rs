@@ -80,7 +80,10 @@ impl Addr {
         } else {
             aligned + n as u64 * bytes
         };
-        start..(start & !(bytes - 1)) + bytes
+        // The top beat of the address space ends at 2^64, which a `Range<u64>` cannot hold: it
+        // saturates (its last byte is dropped from the range, and it lies past any memory, so the
+        // beat answers DECERR either way).
+        start..(start & !(bytes - 1)).saturating_add(bytes)
     }
 }
 
@@ -472,5 +475,21 @@ impl AxiMem {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The last beat of the address space: no overflow into address 0 (which would read memory
+    /// and answer OKAY), but a range past any memory.
+    #[test]
+    fn top_of_address_space() {
+        let a = Addr::incr(0, u64::MAX - 63, 2, 5);
+        assert_eq!(a.beat_bytes(0), u64::MAX - 63..u64::MAX - 31);
+        assert_eq!(a.beat_bytes(1), u64::MAX - 31..u64::MAX);
+        let unaligned = Addr::incr(0, u64::MAX - 20, 1, 6);
+        assert_eq!(unaligned.beat_bytes(0), u64::MAX - 20..u64::MAX);
     }
 }

@@ -917,3 +917,22 @@ fn throughput_4k_write() -> Result<(), TestCaseError> {
     }
     Ok(())
 }
+
+/// A seed whose first REKEY reads the top 32 bytes of the address space (a region whose end
+/// passes 2^64): the AXI memory must answer DECERR there, and the chunk must fail with it.
+#[test]
+fn read_at_the_top_of_the_address_space() -> Result<(), TestCaseError> {
+    let k = Knobs {
+        p_start: 100,
+        p_job: 100,
+        p_pay: 100,
+        p_rrt: 100,
+        p_axi: 100,
+        errors: true,
+        read_latency: 1,
+        p_kill: 0,
+    };
+    let s = run::<onerma_rtl::ini_wrdata_default::Model>(9_764_906_543_916_398_855, 24, k)?;
+    prop_assert!(s.failed > 0, "no read failed");
+    Ok(())
+}

@@ -108,6 +108,12 @@ enum Cmd {
         #[arg(long, value_name = "STAGE")]
         skip: Vec<String>,
     },
+    /// The Rust tests ROUNDS times under fresh proptest seeds (`test` pins one seed); prints
+    /// each failing seed. A campaign: not part of `test`.
+    Soak {
+        #[arg(long, default_value_t = 10)]
+        rounds: u32,
+    },
     /// Install, then run the CLI demo (`onerma demo`).
     Demo,
     /// Run every benchmark and refresh the table in docs/performance.md.
@@ -143,6 +149,7 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             | Cmd::Fpga { .. }
             | Cmd::Bench
             | Cmd::Demo
+            | Cmd::Soak { .. }
     ) {
         install::install()?;
     }
@@ -179,6 +186,7 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             groups,
         } => sta::sta(name.as_deref(), sdf.as_deref(), period_ns, groups)?,
         Cmd::Test { skip } => return test::test(&skip),
+        Cmd::Soak { rounds } => return test::soak(rounds),
         Cmd::Demo => {
             run(
                 "onerma demo",

@@ -16,6 +16,68 @@ pub const STAGES: &[&str] = &[
     "pnr",
 ];
 
+/// The proptest seed of the suite. The gate is reproducible: a run fails only on a change, never
+/// on the luck of the draw. New seeds are explored by `cargo xtask soak`, and a seed it finds
+/// failing becomes a named test. `PROPTEST_RNG_SEED` in the environment overrides it (to replay
+/// a soak failure).
+pub const SUITE_SEED: &str = "1rma2020";
+
+/// Sets `PROPTEST_RNG_SEED` on `c` unless the environment has one; returns the seed used.
+fn pin_seed(c: &mut std::process::Command) -> String {
+    let seed = std::env::var("PROPTEST_RNG_SEED").unwrap_or_else(|_| seed_u64(SUITE_SEED));
+    c.env("PROPTEST_RNG_SEED", &seed);
+    seed
+}
+
+/// proptest reads the seed as a `u64`: a word hashed to one (FNV-1a), so the constant reads.
+fn seed_u64(word: &str) -> String {
+    let h = word.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    h.to_string()
+}
+
+/// `cargo xtask soak`: the Rust tests `rounds` times, each under a fresh proptest seed (the
+/// suite pins one). Prints each round's seed and verdict; fails if any round failed.
+pub fn soak(rounds: u32) -> Result<bool> {
+    let mut failed = Vec::new();
+    for r in 0..rounds {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let seed = seed_u64(&format!("{nanos}-{r}"));
+        println!(
+            "\n==== soak round {} of {rounds}: PROPTEST_RNG_SEED={seed} ====",
+            r + 1
+        );
+        let t = Instant::now();
+        let res = run(
+            "cargo test",
+            cargo()
+                .args(["test", "--workspace", "--release"])
+                .env("PROPTEST_RNG_SEED", &seed),
+        );
+        println!(
+            "round {}: {} ({})",
+            r + 1,
+            if res.is_ok() { "PASS" } else { "FAIL" },
+            elapsed(t)
+        );
+        if res.is_err() {
+            failed.push(seed);
+        }
+    }
+    println!(
+        "\nsoak: {} of {rounds} rounds passed",
+        rounds as usize - failed.len()
+    );
+    for s in &failed {
+        println!("  failing seed: PROPTEST_RNG_SEED={s} cargo test --workspace --release");
+    }
+    Ok(failed.is_empty())
+}
+
 fn stage(name: &str) -> Result<()> {
     match name {
         "install" => crate::install::install(),
@@ -32,10 +94,13 @@ fn stage(name: &str) -> Result<()> {
                 "warnings",
             ]),
         ),
-        "cargo-test" => run(
-            "cargo test",
-            cargo().args(["test", "--workspace", "--release"]),
-        ),
+        "cargo-test" => {
+            let mut c = cargo();
+            c.args(["test", "--workspace", "--release"]);
+            let seed = pin_seed(&mut c);
+            println!("  PROPTEST_RNG_SEED={seed}");
+            run("cargo test", &mut c)
+        }
         "cores" => crate::cores::cores(),
         "lint" => crate::lint::lint(),
         "formal" => crate::formal::formal(None),
