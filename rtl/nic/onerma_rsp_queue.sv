@@ -16,8 +16,9 @@
 ///   until taken even if it ages meanwhile (stream rule; within TimerSlack, §6.1).
 /// - Within each FIFO, arrival order.
 ///
-/// Contract: `now_i - push_time_i` of a pushed entry is at most `max_age_i` plus the receive
-/// pipeline's few cycles and far below 2^(TimeWidth-1) (the age is modular); nothing else.
+/// Contract: none for the rules above (the proof leaves every input free). The age is modular,
+/// so the discard means "older than `max_age_i`" only while an entry reaches its FIFO's head
+/// less than 2^TimeWidth cycles after `push_time_i` (with 32 bits, seconds).
 module onerma_rsp_queue #(
   /// InQueueDepth: entries shared by both FIFOs (default 32).
   parameter int unsigned Depth     = 32,
