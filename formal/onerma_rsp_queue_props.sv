@@ -2,20 +2,22 @@
 
 // Properties of onerma_rsp_queue, bound into it when FORMAL is defined.
 //
-// Nothing is assumed of the inputs but a reset in the first cycle: pushes, head readies, now_i
-// and max_age_i are free (time need not even advance). Asserted:
+// Assumed: a reset in the first cycle, and now_i advancing by one each cycle (it is nic_time);
+// pushes, head readies and max_age_i are free. Asserted:
 // - count_o equals the FIFOs' occupancy and a count kept from the ports alone (pushes taken,
 //   heads taken, drop pulses); it never exceeds Depth; push_ready_o exactly when it is below;
 //   no push reaches a full FIFO;
 // - per FIFO, a followed entry (any push, picked by a free input) comes out in order: the
 //   entries ahead of it (a shadow counter) leave first, then it is the head with its own entry
 //   and arrival time;
-// - a head is first offered only when not aged; a drop pulse only for an aged, never-offered
-//   head, which leaves the FIFO in that cycle;
+// - a head is neither offered nor dropped in its first cycle at the head (the judging cycle);
+//   then it is first offered only when not aged, and a drop pulse comes only for an aged,
+//   never-offered head, which leaves the FIFO in that cycle; "aged" against the previous
+//   cycle's max_age_i (the judging cycle's: a write applies one cycle late);
 // - the stream rules on both heads (onerma_stream_check).
 // Induction invariants: the FIFO pointers agree with the counts (the FIFOs' flag invariants
-// come from formal/onerma_fifo_flags.sv), an offered flag only with a head, the followed
-// entry's storage slot holds it.
+// come from formal/onerma_fifo_flags.sv), an offered flag only for a judged head, a judged
+// head's registered age flag, the followed entry's storage slot holds it.
 `ifdef FORMAL
 module onerma_rsp_queue_props #(
   parameter int unsigned Depth     = 4,
@@ -46,6 +48,8 @@ module onerma_rsp_queue_props #(
   input logic [CntW-1:0]      count_q,
   input logic                 full_q,
   input logic [1:0]           offered_q,
+  input logic [1:0]           seen_q,
+  input logic [1:0]           aged_q,
   input logic [1:0]           f_in_valid,
   input logic [1:0]           f_in_ready,
   input logic [1:0]           f_out_valid,
@@ -58,6 +62,15 @@ module onerma_rsp_queue_props #(
   logic past_valid_q = 1'b0;
   always_ff @(posedge clk_i) past_valid_q <= 1'b1;
   always_comb if (!past_valid_q) assume (!rst_ni);
+
+  // nic_time: one step per cycle.
+  logic [TimeWidth-1:0] now_q;
+  logic [31:0]          max_age_q;
+  always_ff @(posedge clk_i) begin
+    now_q     <= now_i;
+    max_age_q <= max_age_i;
+  end
+  always_comb if (past_valid_q && rst_ni) assume (now_i == now_q + 1'b1);
 
   // Free input (setundef -anyseq in the .sby): which push of each FIFO is followed.
   logic [1:0] pick;
@@ -126,18 +139,22 @@ module onerma_rsp_queue_props #(
       assert (32'(fwptr[f]) == (32'(frptr[f]) + 32'(fc[f])) % Depth);
       assert (32'(frptr[f]) < Depth);
       assert (32'(fc[f]) <= Depth);
-      if (offered_q[f]) assert (f_out_valid[f]);
-      // Offered only a stored head, and first offered only when not aged.
-      if (head_valid[f]) assert (f_out_valid[f]);
-      if (head_valid[f] && !offered_q[f]) assert (!is_aged(now_i, h_time[f], max_age_i));
+      if (seen_q[f]) assert (f_out_valid[f]);
+      if (offered_q[f]) assert (seen_q[f]);
+      if (seen_q[f]) assert (aged_q[f] == is_aged(now_i, h_time[f], max_age_q));
+      // Offered only a stored head after its judging cycle, and first offered only when not
+      // aged.
+      if (head_valid[f]) assert (f_out_valid[f] && seen_q[f]);
+      if (head_valid[f] && !offered_q[f]) assert (!is_aged(now_i, h_time[f], max_age_q));
       // A drop pulse only for an aged, never-offered head, which leaves now; no head is both
       // offered and dropped.
       if (drop_age_o[f]) begin
-        assert (f_out_valid[f] && !offered_q[f] && is_aged(now_i, h_time[f], max_age_i));
+        assert (f_out_valid[f] && seen_q[f] && !offered_q[f]);
+        assert (is_aged(now_i, h_time[f], max_age_q));
         assert (f_pop[f] && !head_valid[f]);
       end
-      // A stored head is offered or dropped, never left idle.
-      if (f_out_valid[f]) assert (head_valid[f] || drop_age_o[f]);
+      // A judged head is offered or dropped, never left idle.
+      if (f_out_valid[f] && seen_q[f]) assert (head_valid[f] || drop_age_o[f]);
       // The FIFO pops exactly on a taken or dropped head.
       assert (f_pop[f] == ((head_valid[f] && head_ready[f]) || drop_age_o[f]));
     end

@@ -1,7 +1,9 @@
 //! `onerma_rsp_queue` against a reference written from protocol.md §9 and docs/nic.md
 //! ("Responder inbound request queues"): two FIFOs (READ, WRITE/REKEY) sharing `Depth` entries,
 //! `push_ready = count < Depth`, and the age limit (a head older than `max_age` that was never
-//! offered is discarded with a `drop_age` pulse; an offered head stays offered until taken).
+//! offered is discarded with a `drop_age` pulse; an offered head stays offered until taken),
+//! judged in the head's first cycle at the head (its age for the next cycle against that
+//! cycle's `max_age`), offered or discarded from the next.
 //!
 //! Random pushes into both FIFOs with arrival times a few cycles behind `now`, random head
 //! back-pressure, random `max_age` (small ones so discards happen, changed now and then), `now`
@@ -79,10 +81,12 @@ macro_rules! dut {
 dut!(rsp_queue, 4, 8);
 dut!(rsp_queue_default, 32, 64);
 
-/// The rules of docs/nic.md, one FIFO of `(entry, arrival)` per kind plus its offered flag.
+/// The rules of docs/nic.md, one FIFO of `(entry, arrival)` per kind plus its head's verdict
+/// (`None` in the judging cycle, then whether it is aged) and offered flag.
 struct Reference {
     depth: usize,
     q: [VecDeque<(u64, u32)>; 2],
+    verdict: [Option<bool>; 2],
     offered: [bool; 2],
 }
 
@@ -99,6 +103,7 @@ impl Reference {
         Reference {
             depth,
             q: [VecDeque::new(), VecDeque::new()],
+            verdict: [None; 2],
             offered: [false; 2],
         }
     }
@@ -123,8 +128,12 @@ impl Reference {
             let Some(&(entry, t)) = self.q[f].front() else {
                 continue;
             };
-            // Age modulo 2^32 (TimeWidth 32), strictly greater than the limit.
-            let aged = i.now.wrapping_sub(t) > i.max_age;
+            let Some(aged) = self.verdict[f] else {
+                // Judging cycle: its age in the next cycle (modulo 2^32, TimeWidth 32), strictly
+                // greater than this cycle's limit.
+                self.verdict[f] = Some(i.now.wrapping_add(1).wrapping_sub(t) > i.max_age);
+                continue;
+            };
             if self.offered[f] || !aged {
                 o.valid[f] = true;
                 o.entry[f] = entry;
@@ -132,6 +141,7 @@ impl Reference {
                 if i.ready[f] {
                     self.q[f].pop_front();
                     self.offered[f] = false;
+                    self.verdict[f] = None;
                     ev.taken.push(entry);
                 } else {
                     self.offered[f] = true;
@@ -139,6 +149,7 @@ impl Reference {
             } else {
                 o.drop |= 1 << f;
                 self.q[f].pop_front();
+                self.verdict[f] = None;
                 ev.dropped.push(entry);
             }
         }
@@ -331,7 +342,8 @@ fn offered_head_is_not_dropped() {
         dut.tick();
         got
     };
-    // One READ entry, offered at once (age 0 <= 3) but not taken.
+    // One READ entry, judged (age 1 <= 3) in its first cycle at the head, offered from the next
+    // but not taken.
     let o = step(
         &mut dut,
         &mut rf,
@@ -343,6 +355,18 @@ fn offered_head_is_not_dropped() {
         },
     );
     assert!(!o.valid[0]);
+    now += 1;
+    let o = step(
+        &mut dut,
+        &mut rf,
+        In {
+            now,
+            max_age: 3,
+            push: None,
+            ready: [false; 2],
+        },
+    );
+    assert!(!o.valid[0] && o.drop == 0, "judging cycle");
     for _ in 0..10 {
         now += 1;
         let o = step(
@@ -357,7 +381,7 @@ fn offered_head_is_not_dropped() {
         );
         assert!(o.valid[0] && o.drop == 0 && o.entry[0] == 0x11);
     }
-    // Now taken although its age (10) is past the limit.
+    // Now taken although its age (12) is past the limit.
     now += 1;
     let o = step(
         &mut dut,
@@ -370,12 +394,14 @@ fn offered_head_is_not_dropped() {
         },
     );
     assert!(o.valid[0] && o.entry[0] == 0x11 && o.drop == 0);
-    // Two old WRITE entries pushed back to back: neither is ever offered; each is dropped in
-    // the cycle it is the head (the first while the second is pushed), one per cycle.
+    // Two old WRITE entries pushed back to back: neither is ever offered; each is judged in its
+    // first cycle at the head and dropped in the next.
     // (push this cycle, valid, drop, count)
     let want = [
         (Some(0x21u64), [false; 2], 0b00, 0),
-        (Some(0x22), [false; 2], 0b10, 1),
+        (Some(0x22), [false; 2], 0b00, 1),
+        (None, [false; 2], 0b10, 2),
+        (None, [false; 2], 0b00, 1),
         (None, [false; 2], 0b10, 1),
         (None, [false; 2], 0b00, 0),
     ];

@@ -14,11 +14,19 @@
 ///   and that has not been offered yet is discarded instead of offered: popped, with one
 ///   `drop_age_o` pulse (at most one per FIFO per cycle). A head once offered stays offered
 ///   until taken even if it ages meanwhile (stream rule; within TimerSlack, §6.1).
+/// - Judging cycle: a head is neither offered nor discarded in its first cycle at the head of its
+///   FIFO. In that cycle its age for the next cycle (`now_i + 1 - time`) is compared against
+///   `max_age_i` and registered, and the next cycle offers or discards it on that flag. So the
+///   LUT-RAM read and the two carry chains of the age end at a flop instead of running through
+///   the pop into the FIFO pointers (72 MHz out of context without the stage). Cost: a FIFO
+///   passes at most one entry per two cycles (a request frame is two beats or more at 512 bits,
+///   and its service takes far longer), and an `inq_max_age` write applies a cycle late.
 /// - Within each FIFO, arrival order.
 ///
-/// Contract: none for the rules above (the proof leaves every input free). The age is modular,
-/// so the discard means "older than `max_age_i`" only while an entry reaches its FIFO's head
-/// less than 2^TimeWidth cycles after `push_time_i` (with 32 bits, seconds).
+/// Contract: `now_i` advances by one each cycle (it is `nic_time`, §10; the age judged one cycle
+/// ahead is exact only then). The age is modular, so the discard means "older than `max_age_i`"
+/// only while an entry reaches its FIFO's head less than 2^TimeWidth cycles after `push_time_i`
+/// (with 32 bits, seconds).
 module onerma_rsp_queue #(
   /// InQueueDepth: entries shared by both FIFOs (default 32).
   parameter int unsigned Depth     = 32,
@@ -74,7 +82,7 @@ module onerma_rsp_queue #(
   logic            full_q;
   logic            push;
   logic [1:0]      f_in_valid, f_in_ready, f_out_valid, f_out_ready, f_pop;
-  logic [1:0]      offered_q, aged, drop, give, take;
+  logic [1:0]      offered_q, seen_q, aged_q, aged_next, drop, give, take;
   slot_t           f_out [2];
   slot_t           push_slot;
   logic [1:0]      head_ready;
@@ -107,11 +115,13 @@ module onerma_rsp_queue #(
       .count_o    (f_cnt[f])
     );
 
-    assign age     = now_i - f_out[f].t;
-    assign aged[f] = CmpW'(age) > CmpW'(max_age_i);
-    // Offered: the head, unless it is aged and was never offered (then it is discarded).
-    assign give[f] = f_out_valid[f] && (offered_q[f] || !aged[f]);
-    assign drop[f] = f_out_valid[f] && !offered_q[f] && aged[f];
+    assign age = now_i - f_out[f].t;
+    // The age in the next cycle, (age + 1) mod 2^TimeWidth, is > max_age_i exactly when
+    // age >= max_age_i, except for age = all ones (it wraps to 0).
+    assign aged_next[f] = (CmpW'(age) >= CmpW'(max_age_i)) && !(&age);
+    // A head is judged in its first cycle (seen_q low), then offered or discarded.
+    assign give[f] = f_out_valid[f] && seen_q[f] && (offered_q[f] || !aged_q[f]);
+    assign drop[f] = f_out_valid[f] && seen_q[f] && !offered_q[f] && aged_q[f];
     assign take[f] = give[f] && head_ready[f];
     assign f_pop[f]       = take[f] || drop[f];
     assign f_out_ready[f] = f_pop[f];
@@ -119,8 +129,13 @@ module onerma_rsp_queue #(
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         offered_q[f] <= 1'b0;
+        seen_q[f]    <= 1'b0;
+        aged_q[f]    <= 1'b0;
       end else begin
         offered_q[f] <= give[f] && !head_ready[f];
+        // The head stays: next cycle it has been judged.
+        seen_q[f]    <= f_out_valid[f] && !f_pop[f];
+        aged_q[f]    <= aged_next[f];
       end
     end
   end
