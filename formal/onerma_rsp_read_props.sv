@@ -1,31 +1,37 @@
 `default_nettype none
 
 // Properties of onerma_rsp_read. Every start is followed: a shadow of its fields (request
-// header, K_d, base, gen) is taken at the start handshake, and its chunks are counted.
+// header, K_d, base, gen) is taken at the start handshake; jobs accepted, reads issued, reads
+// whose data is through and responses are counted, with each read's error flag.
 //
 // Environment (assumed): a start's length is 1..4096 (the request checks passed); the dma_rd
-// client contract: data beats only for an issued request, exactly ceil(len / Bytes) of them with
-// `last` on the final, one response after the last beat; stream rules on start, data and
-// response.
+// client contract: reads answered in order, data beats only for an issued read, exactly
+// ceil(len / Bytes) of them with `last` on the final, one response after (a later cycle than)
+// the last beat, not OK iff one of the read's beats carried `rd_err`; stream rules on start,
+// data and response.
 //
 // Asserted: one start at a time (start_ready only when idle, `done` exactly once per start);
-// every job carries the RD_RESP header built from the shadow (READ, status OK, dst_nic =
-// request src_nic, prev_counter = request counter, PID, region, slot, offset, length echoed, ctx,
-// hold_ns, src_nic, counter and reserved 0) with chunk_offset k * 1024 and chunk_len of chunk
-// k, k = 0, 1, .. in order (exactly one job per chunk), K_d and meta k; its read request the
-// address base + offset + k * 1024, chunk_len, the request's region, gen and perm_remote_read
-// only; the read of a chunk is requested only after its job was accepted and before the next
-// job, one read at a time; payload beats are the read's beats (data, last, err) and pass only
-// after the job; a response not OK gives `fail` with its status and `done`, and no job of that
-// start follows; `fail` only at a response not OK; `done` at an OK response only after exactly
-// ceil(length / 1024) jobs, and `done` only at a response; the stream rules of job, payload and
-// read request.
+// exactly one job per chunk, in order: the job of chunk k carries the RD_RESP header built from
+// the shadow (READ, status OK, dst_nic = request src_nic, prev_counter = request counter, PID,
+// region, slot, offset, length echoed, ctx, hold_ns, src_nic, counter and reserved 0),
+// chunk_offset k * 1024, the chunk's chunk_len, K_d and meta k, and is offered only once every
+// earlier chunk's data went through with no erroneous beat (so never after a failed answer);
+// reads in chunk order with the address base + offset + k * 1024, chunk_len, the request's
+// region, gen, perm_remote_read only and tag k, read k only after job k was accepted
+// (ReadAhead = 0) or after job k - 1 and job 0 (ReadAhead = 1), no new read once an erroneous
+// beat or answer was seen; payload beats are the read's beats (data, last, err) of a chunk
+// whose job was accepted, every one of them; beats of a read whose job was not accepted are
+// dropped only after a stop; `fail` only with `done` and only after an answer not OK, with the
+// first such status; `done` only when every issued read was answered and none is offered, and
+// without `fail` only after exactly ceil(length / 1024) jobs and answers; the stream rules of
+// job, payload and read request.
 `ifdef FORMAL
 module onerma_rsp_read_props #(
   parameter int unsigned DataWidth   = 512,
   parameter int unsigned AddrWidth   = 64,
   parameter int unsigned TagWidth    = 8,
-  parameter int unsigned RrtIdxWidth = 16
+  parameter int unsigned RrtIdxWidth = 16,
+  parameter int unsigned ReadAhead   = 0
 ) (
   input logic                    clk_i,
   input logic                    rst_ni,
@@ -66,15 +72,20 @@ module onerma_rsp_read_props #(
   input logic                    pay_last_o,
   input logic                    pay_err_o,
   // Internals for the induction invariants.
-  input logic [1:0]              k_q
+  input logic                    busy_q,
+  input logic [2:0]              jn_q,
+  input logic [2:0]              rn_q,
+  input logic [2:0]              dn_q,
+  input logic [2:0]              rs_q,
+  input logic                    stop_q,
+  input logic                    bad_q,
+  input onerma_pkg::dma_status_e fst_q,
+  input logic                    roff_q
 );
   import onerma_pkg::*;
 
   localparam int unsigned Bytes = DataWidth / 8;
   localparam int unsigned BW    = 12;  // beats of a chunk (<= 1024)
-
-  logic [1:0] state_q;
-  assign state_q = 2'(onerma_rsp_read.state_q);
 
   logic past_valid_q = 1'b0;
   always_ff @(posedge clk_i) past_valid_q <= 1'b1;
@@ -125,41 +136,70 @@ module onerma_rsp_read_props #(
   logic [127:0]  w_kd_q;
   logic [63:0]   w_base_q;
   logic [15:0]   w_gen_q;
-  logic          busy_q;     // a start taken, no done yet
-  logic [2:0]    kj_q;       // jobs accepted for the start in progress
-  logic          jpend_q;    // a job accepted whose read is not yet requested
-  logic          rout_q;     // a read requested whose response has not come
-  logic [BW-1:0] rleft_q;    // its data beats still to come
-  logic [15:0]   rlen_q;     // its length
+  logic          p_busy_q;   // a start taken, no done yet
+  logic [2:0]    kj_q;       // jobs accepted
+  logic [2:0]    pr_q;       // reads issued
+  logic [2:0]    pd_q;       // reads whose last beat was taken
+  logic [2:0]    ps_q;       // responses taken
+  logic [BW-1:0] bc_q;       // beats taken of read pd
+  logic [3:0]    eflag_q;    // per read: one of its beats carried rd_err
+  logic          p_stop_q;   // an erroneous beat or answer was seen
+  logic          p_bad_q;    // an answer not OK was seen, the first status in p_fst_q
+  dma_status_e   p_fst_q;
+  logic          p_roff_q;   // a read request offered last cycle and not taken
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q   <= 1'b0;
+      p_busy_q <= 1'b0;
       kj_q     <= '0;
-      jpend_q  <= 1'b0;
-      rout_q   <= 1'b0;
-      rleft_q  <= '0;
-      rlen_q   <= '0;
+      pr_q     <= '0;
+      pd_q     <= '0;
+      ps_q     <= '0;
+      bc_q     <= '0;
+      eflag_q  <= '0;
+      p_stop_q <= 1'b0;
+      p_bad_q  <= 1'b0;
+      p_fst_q  <= DmaStatusOk;
+      p_roff_q <= 1'b0;
     end else begin
+      p_roff_q <= rdreq_valid_o && !rdreq_ready_i;
       if (start_fire) begin
-        busy_q <= 1'b1;
-        kj_q   <= '0;
-      end else if (done_o) begin
-        busy_q <= 1'b0;
+        p_busy_q <= 1'b1;
+        kj_q     <= '0;
+        pr_q     <= '0;
+        pd_q     <= '0;
+        ps_q     <= '0;
+        bc_q     <= '0;
+        eflag_q  <= '0;
+        p_stop_q <= 1'b0;
+        p_bad_q  <= 1'b0;
+      end else begin
+        if (done_o) p_busy_q <= 1'b0;
+        if (job_fire) kj_q <= kj_q + 3'd1;
+        if (req_fire) pr_q <= pr_q + 3'd1;
+        if (rd_fire) begin
+          if (rd_last_i) begin
+            pd_q <= pd_q + 3'd1;
+            bc_q <= '0;
+          end else begin
+            bc_q <= bc_q + BW'(1);
+          end
+          if (rd_err_i) begin
+            eflag_q[pd_q[1:0]] <= 1'b1;
+            p_stop_q           <= 1'b1;
+          end
+        end
+        if (rsp_fire) begin
+          ps_q <= ps_q + 3'd1;
+          if (rsp_status_i != DmaStatusOk) begin
+            p_stop_q <= 1'b1;
+            if (!p_bad_q) begin
+              p_bad_q <= 1'b1;
+              p_fst_q <= rsp_status_i;
+            end
+          end
+        end
       end
-      if (job_fire) begin
-        kj_q    <= kj_q + 3'd1;
-        jpend_q <= 1'b1;
-      end
-      if (req_fire) begin
-        jpend_q <= 1'b0;
-        rout_q  <= 1'b1;
-        rleft_q <= BW'((32'(rdreq_len_o) + Bytes - 1) / Bytes);
-        rlen_q  <= 16'(rdreq_len_o);
-      end else if (rd_fire) begin
-        rleft_q <= rleft_q - BW'(1);
-      end
-      if (rsp_fire) rout_q <= 1'b0;
     end
   end
   always_ff @(posedge clk_i) begin
@@ -171,16 +211,26 @@ module onerma_rsp_read_props #(
     end
   end
 
+  logic [2:0]  n;        // chunks of the start
+  logic [15:0] d_len;    // length of read pd (the one whose beats come)
+  logic [BW-1:0] d_beats;
+  assign n       = nchunks(w_hdr_q.length);
+  assign d_len   = clen(w_hdr_q.length, pd_q);
+  assign d_beats = BW'((32'(d_len) + Bytes - 1) / Bytes);
+
   // ---- Environment.
   always_comb if (rst_ni) begin
     if (start_valid_i) assume (start_hdr_i.length >= 16'd1 && start_hdr_i.length <= 16'd4096);
-    // dma_rd: beats only for a requested read, the count and last right; the response after the
-    // last beat.
+    // dma_rd: beats only for an issued read, the count and last right; the response in a later
+    // cycle than the read's last beat, not OK iff one of its beats carried rd_err.
     if (rd_valid_i) begin
-      assume (rout_q && rleft_q != '0);
-      assume (rd_last_i == (rleft_q == BW'(1)));
+      assume (p_busy_q && pd_q < pr_q);
+      assume (rd_last_i == (bc_q + BW'(1) == d_beats));
     end
-    if (rsp_valid_i) assume (rout_q && rleft_q == '0);
+    if (rsp_valid_i) begin
+      assume (p_busy_q && ps_q < pd_q);
+      assume ((rsp_status_i != DmaStatusOk) == eflag_q[ps_q[1:0]]);
+    end
   end
 
   // ---- The RD_RESP job expected for chunk kj.
@@ -211,67 +261,92 @@ module onerma_rsp_read_props #(
     };
   end
 
-  // The read of the chunk whose job was accepted last (kj - 1).
+  // The read of chunk pr (the next one).
   logic [15:0] rd_off, rd_len;
-  assign rd_off = 16'(32'(kj_q - 3'd1) * 1024);
-  assign rd_len = clen(w_hdr_q.length, kj_q - 3'd1);
+  assign rd_off = 16'(32'(pr_q) * 1024);
+  assign rd_len = clen(w_hdr_q.length, pr_q);
 
   always_comb if (rst_ni) begin
-    // One start at a time; done only for a start in progress, and only at a response.
-    assert (start_ready_o == !busy_q);
-    if (done_o) assert (busy_q && rsp_fire);
-    // Ordering: job, then its read, then its data and response, then the next job.
-    if (job_valid_o) assert (busy_q && !jpend_q && !rout_q);
-    if (rdreq_valid_o) assert (busy_q && jpend_q && !rout_q);
-    if (pay_valid_o) assert (rout_q && rd_valid_i);
-    if (rd_ready_o) assert (rout_q);
-    if (rsp_ready_o) assert (rout_q);
-    assert (pay_valid_o == (rd_valid_i && rout_q));
-    if (pay_valid_o) begin
-      assert (pay_data_o == rd_data_i && pay_last_o == rd_last_i && pay_err_o == rd_err_i);
-    end
-    assert (rd_ready_o == (pay_ready_i && rout_q));
-    assert (rsp_ready_o == rout_q);
-    // Outcome pulses: fail exactly at a response not OK, with its status, and then done.
-    assert (fail_o == (rsp_fire && rsp_status_i != DmaStatusOk));
-    if (fail_o) assert (done_o && fail_status_o == rsp_status_i);
-    // The jobs and reads carry the start's fields and the chunk.
+    // One start at a time; done only for a start in progress.
+    assert (start_ready_o == !p_busy_q);
+    if (done_o) assert (p_busy_q);
+    // Jobs: in order, one per chunk, only once the earlier chunks' data went through clean.
     if (job_valid_o) begin
-      assert (kj_q < nchunks(w_hdr_q.length));
+      assert (p_busy_q && !p_stop_q && kj_q == pd_q && kj_q < n);
       assert (job_hdr_o == want);
       assert (job_key_o == w_kd_q);
       assert (job_meta_o == kj_q[1:0]);
     end
+    // Reads: in chunk order, after their job (or, reading ahead, the previous chunk's job).
     if (rdreq_valid_o) begin
+      assert (p_busy_q && pr_q < n);
+      if (ReadAhead != 0) assert (kj_q >= pr_q && kj_q != 3'd0);
+      else assert (kj_q > pr_q);
+      if (!p_roff_q) assert (!p_stop_q);
       assert (rdreq_addr_o == w_base_q + w_hdr_q.offset + 64'(rd_off));
       assert (16'(rdreq_len_o) == rd_len);
       assert (rdreq_region_o == RrtIdxWidth'(w_hdr_q.region));
       assert (rdreq_gen_o == w_gen_q);
       assert (rdreq_perm_o == 5'b10000);
-      assert (rdreq_tag_o == TagWidth'(kj_q - 3'd1));
+      assert (rdreq_tag_o == TagWidth'(pr_q));
     end
-    // done without a failure only after every chunk.
-    if (done_o && !fail_o) assert (kj_q == nchunks(w_hdr_q.length));
-    if (done_o && fail_o) assert (kj_q <= nchunks(w_hdr_q.length));
+    // Data: every beat of a chunk whose job was accepted to the sealer, as it came; the beats of
+    // a read ahead whose job was not accepted dropped only after a stop.
+    assert (pay_valid_o == (rd_valid_i && p_busy_q && kj_q > pd_q));
+    if (pay_valid_o) begin
+      assert (pay_data_o == rd_data_i && pay_last_o == rd_last_i && pay_err_o == rd_err_i);
+    end
+    if (p_busy_q && kj_q > pd_q) assert (rd_ready_o == pay_ready_i);
+    if (rd_valid_i && rd_ready_o && !(kj_q > pd_q)) assert (p_stop_q);
+    if (rsp_ready_o) assert (ps_q < pr_q);
+    // Outcome: fail only with done, after an answer not OK, with the first such status.
+    if (fail_o) begin
+      assert (done_o);
+      assert (p_bad_q || (rsp_fire && rsp_status_i != DmaStatusOk));
+      assert (fail_status_o == (p_bad_q ? p_fst_q : rsp_status_i));
+    end
+    if (done_o) begin
+      assert (ps_q + 3'(rsp_fire) == pr_q && !rdreq_valid_o);
+      if (!p_stop_q && !(rd_fire && rd_err_i) && !(rsp_fire && rsp_status_i != DmaStatusOk)) begin
+        assert (kj_q == n && ps_q + 3'(rsp_fire) == n);
+      end
+      if (p_bad_q || (rsp_fire && rsp_status_i != DmaStatusOk)) assert (fail_o);
+    end
   end
 
   // ---- Induction invariants: the block's state against the shadows.
   always_comb if (rst_ni) begin
-    assert ((state_q == 2'd0) == !busy_q);
-    assert ((state_q == 2'd1) == (busy_q && !jpend_q && !rout_q));
-    assert ((state_q == 2'd2) == jpend_q);
-    assert ((state_q == 2'd3) == rout_q);
-    assert (!(jpend_q && rout_q));
-    if (busy_q) assert (k_q <= onerma_rsp_read.n_last);
-    if (busy_q && (state_q == 2'd1)) assert (3'(k_q) == kj_q && kj_q <= 3'd3);
-    if (busy_q && (state_q != 2'd1)) assert (3'(k_q) + 3'd1 == kj_q);
-    if (rout_q) assert (32'(rleft_q) <= (32'(rlen_q) + Bytes - 1) / Bytes);
-    if (busy_q) begin
+    assert (busy_q == p_busy_q);
+    assert (roff_q == p_roff_q);
+    if (p_roff_q) assert (rdreq_valid_o);
+    if (p_busy_q) begin
+      assert (jn_q == kj_q && rn_q == pr_q && dn_q == pd_q && rs_q == ps_q);
+      assert (stop_q == p_stop_q && bad_q == p_bad_q);
+      if (p_bad_q) assert (fst_q == p_fst_q && p_fst_q != DmaStatusOk);
+      assert (ps_q <= pd_q && pd_q <= pr_q && pr_q <= n);
+      assert (kj_q <= n && kj_q <= pd_q + 3'd1);
+      if (ReadAhead != 0) assert (pr_q <= kj_q + 3'd1);
+      else assert (pr_q <= kj_q);
+      if (pr_q != 3'd0) assert (kj_q != 3'd0);
+      // Data of a read whose job was not accepted is taken only after a stop.
+      if (pd_q > kj_q) assert (p_stop_q);
+      if (pd_q < pr_q) assert (bc_q < d_beats);
+      else assert (bc_q == '0);
+      // Once stopped no job was accepted after the data that stopped it.
+      if (p_stop_q) assert (kj_q <= pd_q + 3'd1);
+      // Error flags only for reads whose beats came; stop iff one is set or an answer was bad.
+      for (int i = 0; i < 4; i++) begin
+        if (3'(i) > pd_q) assert (!eflag_q[i]);
+        if (3'(i) == pd_q && bc_q == '0) assert (!eflag_q[i]);
+        if (3'(i) < ps_q) assert (eflag_q[i] == 1'b0 || p_bad_q);
+      end
+      assert (p_stop_q == (eflag_q != '0));
+      if (p_bad_q) assert (p_stop_q);
+      if (!p_bad_q) assert ((eflag_q & ((4'd1 << ps_q) - 4'd1)) == '0);
+      if (p_bad_q) assert ((eflag_q & ((4'd1 << ps_q) - 4'd1)) != '0);
+      // Job k was accepted only after chunk k - 1's data went through clean.
+      for (int i = 0; i < 4; i++) if (3'(i) + 3'd1 < kj_q) assert (!eflag_q[i]);
       assert (w_hdr_q.length >= 16'd1 && w_hdr_q.length <= 16'd4096);
-      assert (kj_q <= nchunks(w_hdr_q.length));
-      if (state_q != 2'd1) assert (kj_q >= 3'd1);
-      if (state_q == 2'd1) assert (kj_q < nchunks(w_hdr_q.length));
-      if (rout_q) assert (rlen_q == rd_len);
       assert (onerma_rsp_read.r_q.src_nic == w_hdr_q.src_nic);
       assert (onerma_rsp_read.r_q.counter == w_hdr_q.counter);
       assert (onerma_rsp_read.r_q.pid == w_hdr_q.pid);
@@ -282,6 +357,8 @@ module onerma_rsp_read_props #(
       assert (onerma_rsp_read.r_q.kd == w_kd_q);
       assert (onerma_rsp_read.r_q.addr == w_base_q + w_hdr_q.offset);
       assert (onerma_rsp_read.r_q.gen == w_gen_q);
+    end else begin
+      assert (!rdreq_valid_o && !p_roff_q);
     end
   end
 
@@ -290,6 +367,7 @@ module onerma_rsp_read_props #(
     cover (done_o && !fail_o && kj_q == 3'd2);
     cover (fail_o && kj_q == 3'd2);
     cover (pay_fire && pay_last_o && pay_err_o);
+    cover (done_o && fail_o && pr_q == kj_q + 3'd1);  // a read ahead drained
   end
 
   logic unused;
@@ -301,7 +379,8 @@ bind onerma_rsp_read onerma_rsp_read_props #(
   .DataWidth  (DataWidth),
   .AddrWidth  (AddrWidth),
   .TagWidth   (TagWidth),
-  .RrtIdxWidth(RrtIdxWidth)
+  .RrtIdxWidth(RrtIdxWidth),
+  .ReadAhead  (ReadAhead)
 ) u_props (.*);
 `endif
 

@@ -8,27 +8,43 @@
 /// - `start` {hdr, K_d, base, gen} (valid/ready), one at a time: the RD_REQ header as received,
 ///   the key derived at the check, and the region entry's `base_addr` and `gen` at the check.
 ///   Every field is kept from the start (no memo).
-/// - For chunk k = 0 .. ceil(length / 1024) - 1 (§3.1), in order:
-///   1. the seal job `{hdr, key = K_d, meta = k}`: RD_RESP, op type READ, status OK,
-///      `dst_nic` = request.src_nic, `prev_counter` = request.counter, PID / region / slot /
-///      offset / length echoed, `chunk_offset` = k * 1024, `chunk_len` the chunk's size; src_nic,
-///      counter (the sealer fills them), ctx, hold_ns and reserved bits 0;
-///   2. after the job handshake, the read request `{addr = base + offset + k * 1024, len =
-///      chunk_len, region = request.region, gen, perm = perm_remote_read, tag = k}`;
-///   3. its data beats pass straight to the sealer's payload (`pay_err` = `rd_err`), then the
-///      read response is taken: OK and k the last chunk, or not OK, end the service (`done`, and
-///      `fail` with the status if not OK: no further chunk is read or sent; the failing chunk's
-///      frame is dropped by the sealer, one of its beats carried `rd_err`).
-/// - **Decision: the read is issued only after its seal job was accepted** (as
-///   `onerma_ini_wrdata`): the sealer then takes every payload beat at once, so the read data
-///   never holds the R path `onerma_dma_rd` shares between its clients. A read issued ahead of
-///   its job could sit in that path while the sealer serves another client's job whose data is
-///   queued behind it (a deadlock). The price is the read latency per chunk.
+/// - Chunk k = 0 .. ceil(length / 1024) - 1 (§3.1), in order:
+///   - the seal job `{hdr, key = K_d, meta = k}`: RD_RESP, op type READ, status OK, `dst_nic` =
+///     request.src_nic, `prev_counter` = request.counter, PID / region / slot / offset / length
+///     echoed, `chunk_offset` = k * 1024, `chunk_len` the chunk's size; src_nic, counter (the
+///     sealer fills them), ctx, hold_ns and reserved bits 0. Job k + 1 is offered once chunk k's
+///     last beat was taken with no `rd_err` on any beat so far (the sealer takes a job only the
+///     cycle after the previous job's last beat anyway), not waiting for chunk k's response;
+///   - the read request `{addr = base + offset + k * 1024, len = chunk_len, region =
+///     request.region, gen, perm = perm_remote_read, tag = k}`: after job k was accepted, or with
+///     `ReadAhead` after job k - 1 was (chunk 0 after its own job), so that chunk k's read latency
+///     passes while chunk k - 1's data streams; at most two reads outstanding;
+///   - the read's data beats go straight to the sealer's payload (`pay_err` = `rd_err`) once job
+///     k was accepted, every beat of the chunk (also after an erroneous one: the sealer drops
+///     that chunk's frame).
+/// - Stop: an erroneous beat (`onerma_dma_rd` marks every beat of a failed read from its
+///   failure on) or a response not OK: no further job and no new read request (one already
+///   offered stays offered, stream rule); the beats of a read ahead whose job was not accepted
+///   are taken and dropped, its response taken. `done` pulses when every issued read was
+///   answered (and none is offered) after the last chunk's OK response or a stop; `fail` with it
+///   if a response was not OK, with the first such status.
+/// - **Deadlock note (ReadAhead = 1).** `onerma_dma_rd` answers all its clients in acceptance
+///   order on one R path. A read ahead sits there until this block's next job is accepted, so the
+///   sealer must not accept, between two chunks of a READ, another job whose data comes from the
+///   same `onerma_dma_rd` after that read (its data would wait behind ours, ours behind its job:
+///   a deadlock). Use ReadAhead = 1 only with a `onerma_dma_rd` of its own, or a sealer job
+///   arbiter that grants this block's next job first. With ReadAhead = 0 a read is issued only
+///   after its job was accepted (as `onerma_ini_wrdata`), at the price of the read latency per
+///   chunk.
 module onerma_rsp_read #(
   parameter int unsigned DataWidth   = 512,
   parameter int unsigned AddrWidth   = 64,
   parameter int unsigned TagWidth    = 8,
-  parameter int unsigned RrtIdxWidth = 16
+  parameter int unsigned RrtIdxWidth = 16,
+  // 1: chunk k + 1's host read may be issued once chunk k's job was accepted (before its own
+  // job), hiding the read latency between chunks; see the deadlock note above. 0: a chunk's read
+  // only after its own job was accepted (the default: safe on a shared onerma_dma_rd).
+  parameter int unsigned ReadAhead   = 0
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -96,35 +112,47 @@ module onerma_rsp_read #(
     logic [15:0]  gen;
   } req_t;
 
-  typedef enum logic [1:0] {
-    SIdle,  // waiting for a start
-    SJob,   // the chunk's seal job offered
-    SReq,   // the chunk's read request offered
-    SData   // data beats to the sealer, then the read response
-  } state_e;
-
-  state_e      state_q;
-  logic [1:0]  k_q;
+  logic        busy_q;
+  logic [2:0]  jn_q;     // jobs accepted (the next job is chunk jn)
+  logic [2:0]  rn_q;     // reads issued (the next read is chunk rn)
+  logic [2:0]  dn_q;     // chunks whose last data beat was taken (beats now are chunk dn's)
+  logic [2:0]  rs_q;     // read responses taken
+  logic        stop_q;   // an erroneous beat or a response not OK was seen: stop
+  logic        bad_q;    // a response not OK was taken, its status in fst_q
+  dma_status_e fst_q;
+  logic        roff_q;   // the read request was offered last cycle and not taken
   req_t        r_q;
 
-  logic start_fire, job_fire, req_fire, rsp_fire, rsp_bad, last_chunk;
-  logic [1:0]  n_last;  // index of the last chunk
-  logic [15:0] c_off;   // k * 1024
-  logic [15:0] c_len;   // min(1024, length - k * 1024)
-  logic [15:0] rest;
+  logic start_fire, job_fire, req_fire, rd_fire, rsp_fire, rsp_bad, stop_now, quiet;
+  logic [2:0]  n_chunks;  // ceil(length / 1024)
+  logic [15:0] j_off, r_off;  // jn * 1024, rn * 1024
+  logic [15:0] j_len, r_len;  // the sizes of chunks jn and rn
 
-  assign start_ready_o = (state_q == SIdle);
+  // The size of chunk k (0 past the end).
+  function automatic logic [15:0] chunk_size(input logic [15:0] len, input logic [15:0] off);
+    logic [15:0] rest;
+    rest = len - off;
+    return (len <= off) ? 16'd0 : ((rest > 16'(Chunk)) ? 16'(Chunk) : rest);
+  endfunction
+
+  assign start_ready_o = !busy_q;
   assign start_fire    = start_valid_i && start_ready_o;
   assign job_fire      = job_valid_o && job_ready_i;
   assign req_fire      = rdreq_valid_o && rdreq_ready_i;
+  assign rd_fire       = rd_valid_i && rd_ready_o;
   assign rsp_fire      = rsp_valid_i && rsp_ready_o;
   assign rsp_bad       = (rsp_status_i != DmaStatusOk);
+  // A failed chunk shows first as a beat with rd_err (onerma_dma_rd: every beat of a failed
+  // read after its failure carries it), at the latest as its response.
+  assign stop_now      = stop_q || (rd_fire && rd_err_i) || (rsp_fire && rsp_bad);
+  // Every read issued has been answered (with this cycle's response) and none is offered.
+  assign quiet         = (rs_q + 3'(rsp_fire) == rn_q) && !rdreq_valid_o;
 
-  assign n_last     = 2'((32'(r_q.length) - 32'd1) / Chunk);
-  assign last_chunk = (k_q == n_last);
-  assign c_off      = 16'(32'(k_q) * Chunk);
-  assign rest       = r_q.length - c_off;
-  assign c_len      = (rest > 16'(Chunk)) ? 16'(Chunk) : rest;
+  assign n_chunks = 3'((32'(r_q.length) + 32'(Chunk) - 1) / Chunk);
+  assign j_off    = 16'(32'(jn_q) * Chunk);
+  assign r_off    = 16'(32'(rn_q) * Chunk);
+  assign j_len    = chunk_size(r_q.length, j_off);
+  assign r_len    = chunk_size(r_q.length, r_off);
 
   always_ff @(posedge clk_i) begin
     if (start_fire) begin
@@ -145,33 +173,46 @@ module onerma_rsp_read #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= SIdle;
-      k_q     <= '0;
+      busy_q <= 1'b0;
+      jn_q   <= '0;
+      rn_q   <= '0;
+      dn_q   <= '0;
+      rs_q   <= '0;
+      stop_q <= 1'b0;
+      bad_q  <= 1'b0;
+      fst_q  <= DmaStatusOk;
+      roff_q <= 1'b0;
     end else begin
-      unique case (state_q)
-        SIdle: if (start_fire) begin
-          state_q <= SJob;
-          k_q     <= '0;
+      roff_q <= rdreq_valid_o && !rdreq_ready_i;
+      if (start_fire) begin
+        busy_q <= 1'b1;
+        jn_q   <= '0;
+        rn_q   <= '0;
+        dn_q   <= '0;
+        rs_q   <= '0;
+        stop_q <= 1'b0;
+        bad_q  <= 1'b0;
+      end else begin
+        if (done_o) busy_q <= 1'b0;
+        if (job_fire) jn_q <= jn_q + 3'd1;
+        if (req_fire) rn_q <= rn_q + 3'd1;
+        if (rd_fire && rd_last_i) dn_q <= dn_q + 3'd1;
+        if (rsp_fire) rs_q <= rs_q + 3'd1;
+        if (stop_now) stop_q <= 1'b1;
+        if (rsp_fire && rsp_bad && !bad_q) begin
+          bad_q <= 1'b1;
+          fst_q <= rsp_status_i;
         end
-        SJob:  if (job_fire) state_q <= SReq;
-        SReq:  if (req_fire) state_q <= SData;
-        SData: if (rsp_fire) begin
-          if (rsp_bad || last_chunk) begin
-            state_q <= SIdle;
-          end else begin
-            state_q <= SJob;
-            k_q     <= k_q + 2'd1;
-          end
-        end
-        default: state_q <= SIdle;
-      endcase
+      end
     end
   end
 
   // Seal job.
-  assign job_valid_o = (state_q == SJob);
+  // Chunk jn's job: once every accepted chunk's data went through without an error (the sealer
+  // takes a job only after the previous job's last beat anyway).
+  assign job_valid_o = busy_q && !stop_q && (jn_q == dn_q) && (jn_q < n_chunks);
   assign job_key_o   = r_q.kd;
-  assign job_meta_o  = k_q;
+  assign job_meta_o  = jn_q[1:0];
   assign job_hdr_o   = '{
     msg_type:     MsgTypeRdResp,
     op_type:      OpTypeRead,
@@ -186,37 +227,48 @@ module onerma_rsp_read #(
     slot:         r_q.slot,
     offset:       r_q.offset,
     length:       r_q.length,
-    chunk_offset: c_off,
-    chunk_len:    c_len,
+    chunk_offset: j_off,
+    chunk_len:    j_len,
     ctx:          '0,
     hold_ns:      '0,
     rsvd1:        '0
   };
 
-  // Read request (perm: {remote_read, remote_write, remote_rekey, local_read, local_write}).
-  assign rdreq_valid_o  = (state_q == SReq);
-  assign rdreq_addr_o   = AddrWidth'(r_q.addr + 64'(c_off));
-  assign rdreq_len_o    = 13'(c_len);
+  // Read request of chunk rn (perm: {remote_read, remote_write, remote_rekey, local_read,
+  // local_write}): after job rn was accepted, or with ReadAhead once job rn - 1 was (chunk 0:
+  // after its job). A request offered stays offered; a new one is not offered once stopping.
+  logic rd_allowed;
+  if (ReadAhead != 0) begin : g_ahead
+    assign rd_allowed = (jn_q >= rn_q) && (jn_q != 3'd0);
+  end else begin : g_after
+    assign rd_allowed = (jn_q > rn_q);
+  end
+  assign rdreq_valid_o  = busy_q && (rn_q < n_chunks) && rd_allowed && (roff_q || !stop_now);
+  assign rdreq_addr_o   = AddrWidth'(r_q.addr + 64'(r_off));
+  assign rdreq_len_o    = 13'(r_len);
   assign rdreq_region_o = RrtIdxWidth'(r_q.region);
   assign rdreq_gen_o    = r_q.gen;
   assign rdreq_perm_o   = 5'b10000;
-  assign rdreq_tag_o    = TagWidth'(k_q);
+  assign rdreq_tag_o    = TagWidth'(rn_q);
 
-  // Data: straight through to the sealer, which takes payload once the job was accepted.
-  assign pay_valid_o = rd_valid_i && (state_q == SData);
-  assign rd_ready_o  = pay_ready_i && (state_q == SData);
+  // Data of chunk dn: to the sealer once its job was accepted (all of its beats, also after an
+  // erroneous one); after a stop, the beats of a read whose job was not accepted (read ahead) are
+  // taken and dropped.
+  assign pay_valid_o = rd_valid_i && (jn_q > dn_q);
+  assign rd_ready_o  = busy_q && ((jn_q > dn_q) ? pay_ready_i : stop_q);
   assign pay_data_o  = rd_data_i;
   assign pay_last_o  = rd_last_i;
   assign pay_err_o   = rd_err_i;
-  assign rsp_ready_o = (state_q == SData);
+  assign rsp_ready_o = busy_q && (rs_q != rn_q);
 
-  assign fail_o        = rsp_fire && rsp_bad;
-  assign fail_status_o = rsp_status_i;
-  assign done_o        = rsp_fire && (rsp_bad || last_chunk);
+  // done: the last chunk's response OK, or, once stopping, every issued read answered.
+  assign done_o        = busy_q && quiet && (stop_now || (rs_q + 3'(rsp_fire) == n_chunks));
+  assign fail_o        = done_o && (bad_q || (rsp_fire && rsp_bad));
+  assign fail_status_o = bad_q ? fst_q : rsp_status_i;
 
   // The request fields a RD_RESP does not echo (its own type, status, destination, ctx, ...).
   logic unused;
-  assign unused = ^{rsp_tag_i, start_hdr_i.msg_type, start_hdr_i.op_type, start_hdr_i.status,
+  assign unused = ^{rsp_tag_i, r_len[15:13], start_hdr_i.msg_type, start_hdr_i.op_type, start_hdr_i.status,
                     start_hdr_i.rsvd0, start_hdr_i.dst_nic, start_hdr_i.prev_counter,
                     start_hdr_i.chunk_offset, start_hdr_i.chunk_len, start_hdr_i.ctx,
                     start_hdr_i.hold_ns, start_hdr_i.rsvd1};

@@ -7,7 +7,8 @@
 module onerma_rsp_read_sim #(
   parameter int unsigned DataWidth      = 512,
   parameter int unsigned MaxBurstBeats  = 64,
-  parameter int unsigned MaxOutstanding = 8
+  parameter int unsigned MaxOutstanding = 8,
+  parameter int unsigned ReadAhead      = 0
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -68,7 +69,8 @@ module onerma_rsp_read_sim #(
   logic                    quiesce;
 
   onerma_rsp_read #(
-    .DataWidth(DataWidth)
+    .DataWidth(DataWidth),
+    .ReadAhead(ReadAhead)
   ) u_read (
     .clk_i,
     .rst_ni,
