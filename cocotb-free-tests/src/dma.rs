@@ -3,6 +3,8 @@
 //! check before every burst, how a request is cut into bursts, and a registered region table
 //! that answers lookups one cycle after the handshake (read-first: a commit in the lookup cycle
 //! is not seen) and changes by whole-entry commits that increment `rgen`.
+//! Also the §3.1 chunking (`CHUNK`, `chunk_len`) and a read's expected status against `AxiMem`
+//! (`read_status`), shared by the chunk senders' tests (`nic_ini_wrdata`, `nic_rsp_read`).
 
 use onerma_layouts::RrtEntry;
 use std::ops::Range;
