@@ -3,8 +3,12 @@
 //! check before every burst, how a request is cut into bursts, and a registered region table
 //! that answers lookups one cycle after the handshake (read-first: a commit in the lookup cycle
 //! is not seen) and changes by whole-entry commits that increment `rgen`.
+//! Also the §3.1 chunking (`CHUNK`, `chunk_len`) and a read's expected status against `AxiMem`
+//! (`read_status`), shared by the chunk senders' tests (`nic_ini_wrdata`, `nic_rsp_read`).
 
 use onerma_layouts::RrtEntry;
+use std::ops::Range;
+
 use rand::Rng;
 use rand::rngs::StdRng;
 
@@ -286,4 +290,47 @@ pub fn random_req(rng: &mut StdRng, rrt: &Rrt, regions: u16, mem: u64, need: u8,
         },
         tag,
     }
+}
+
+/// Protocol CHUNK_BYTES (§3.1): an op's payload travels in chunks of this size.
+pub const CHUNK: usize = 1024;
+
+/// §3.1: the size of chunk `k` of an op of `len` bytes (0 past the op).
+pub fn chunk_len(len: usize, k: usize) -> usize {
+    len.saturating_sub(k * CHUNK).min(CHUNK)
+}
+
+/// The AXI answer `AxiMem` gives a beat covering `r`: the first error range holding a byte of
+/// the beat, DECERR past a memory of `mem` bytes, else none (OKAY).
+pub fn err_of(ranges: &[(Range<u64>, Resp)], mem: u64, r: &Range<u128>) -> Option<Resp> {
+    let hit = ranges
+        .iter()
+        .find(|(e, _)| u128::from(e.start) < r.end && r.start < u128::from(e.end))
+        .map(|(_, resp)| *resp);
+    hit.or_else(|| (r.end > u128::from(mem)).then_some(Resp::DecErr))
+}
+
+/// The status of a client read with the table static during it (§4.1): REGION if the check
+/// fails, else the answer of the first erroneous AXI beat in burst order (`cut` into bursts of
+/// at most `max` beats of `bytes`, memory of `mem` bytes with error ranges `errors`), else OK.
+pub fn read_status(
+    r: &Req,
+    rrt: &Rrt,
+    errors: &[(Range<u64>, Resp)],
+    mem: u64,
+    bytes: usize,
+    max: usize,
+) -> DmaStatus {
+    let (e, g) = rrt.read(r.region);
+    if !passes(&e, g, r) {
+        return DmaStatus::Region;
+    }
+    for bu in cut(r, bytes, max) {
+        for n in 0..bu.beats {
+            if let Some(resp) = err_of(errors, mem, &beat_range(&bu, n, bytes)) {
+                return DmaStatus::from_resp(resp);
+            }
+        }
+    }
+    DmaStatus::Ok
 }

@@ -27,7 +27,7 @@ use onerma_layouts::{Cmd, Hdr, MsgType, OpType, Status};
 use onerma_rtl_tests::axi::{Addr, AxiMem, MasterOut, MemConfig, Resp, SlaveOut};
 use onerma_rtl_tests::bits::{be_to_words, get_bits, put_bits, words_to_be};
 use onerma_rtl_tests::dma::{
-    DmaStatus, PERM_LOCAL_READ, Req, Rrt, beat_range, cut, passes, random_entry, random_req,
+    CHUNK, DmaStatus, PERM_LOCAL_READ, Req, Rrt, chunk_len, random_entry, random_req, read_status,
 };
 use onerma_rtl_tests::{RuleMonitor, Source, Throttle};
 use proptest::prelude::*;
@@ -36,7 +36,6 @@ use rand::{Rng, SeedableRng};
 
 const REGIONS: u16 = 4;
 const MEM: u64 = 1 << 16;
-const CHUNK: usize = 1024;
 
 /// What the bench drives in one cycle.
 struct In<'a> {
@@ -197,44 +196,6 @@ struct StartExp {
     chunks: Vec<ChunkExp>,
 }
 
-/// §3.1: chunk `k` of an op of `len` bytes.
-fn chunk_len(len: usize, k: usize) -> usize {
-    len.saturating_sub(k * CHUNK).min(CHUNK)
-}
-
-/// The AXI answer for a beat covering `r` (`AxiMem`: the first error range holding a byte of the
-/// beat, DECERR past the memory).
-fn err_of(ranges: &[(Range<u64>, Resp)], r: &Range<u128>) -> Option<Resp> {
-    let hit = ranges
-        .iter()
-        .find(|(e, _)| u128::from(e.start) < r.end && r.start < u128::from(e.end))
-        .map(|(_, resp)| *resp);
-    hit.or_else(|| (r.end > u128::from(MEM)).then_some(Resp::DecErr))
-}
-
-/// The status of a read (table static during the test): REGION if §4.1 fails, else the answer
-/// of the first erroneous AXI beat in burst order, else OK.
-fn read_status(
-    r: &Req,
-    rrt: &Rrt,
-    errors: &[(Range<u64>, Resp)],
-    bytes: usize,
-    max: usize,
-) -> DmaStatus {
-    let (e, g) = rrt.read(r.region);
-    if !passes(&e, g, r) {
-        return DmaStatus::Region;
-    }
-    for bu in cut(r, bytes, max) {
-        for n in 0..bu.beats {
-            if let Some(resp) = err_of(errors, &beat_range(&bu, n, bytes)) {
-                return DmaStatus::from_resp(resp);
-            }
-        }
-    }
-    DmaStatus::Ok
-}
-
 /// The WR_DATA header of chunk `k` (§8.3, the model's `on_wr_source`): the op's request fields,
 /// WR_DATA, status OK, prev_counter = rdreq_counter, ctx, the chunk's offset and size; src_nic
 /// and counter are the sealer's (0 here), hold_ns 0.
@@ -336,7 +297,7 @@ fn expect_start<D: Dut>(
             perm: PERM_LOCAL_READ,
             tag: k as u8,
         };
-        let status = read_status(&req, rrt, errors, D::BYTES, D::MAX_BEATS);
+        let status = read_status(&req, rrt, errors, MEM, D::BYTES, D::MAX_BEATS);
         chunks.push(ChunkExp {
             job: Job {
                 hdr: wr_data_hdr(&m.cmd, m.pid, st, k)?,
