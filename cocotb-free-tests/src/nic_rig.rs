@@ -52,6 +52,19 @@ pub const CQ_SIZE: u64 = 4096;
 pub const SERVED_BASE: u64 = 0x10_0000;
 pub const SERVED_SIZE: u64 = 64 * 1024;
 pub const REGIONS_SERVED: u16 = 2;
+/// The RTL NIC's served regions (responder suite): region `RTL_REGION + i` at
+/// `RTL_SERVED_BASE + i * RTL_SERVED_SIZE`, filled with random bytes at [`Rig::serve_setup`].
+/// Region `RTL_REGION` allows remote READ, WRITE and REKEY; `RTL_REGION + 1` only remote WRITE.
+pub const RTL_REGION: u16 = 2;
+pub const RTL_SERVED_BASE: u64 = 0x8_0000;
+pub const RTL_SERVED_SIZE: u64 = 0x1_0000;
+/// The model client (NIC 1) when it initiates to the RTL NIC: its PID, its landing buffer
+/// region (`slot * 8192` per slot) and its completion region.
+pub const CLIENT_PID: u32 = 0x99;
+pub const CLIENT_BUF_REGION: u16 = 14;
+pub const CLIENT_CQ_REGION: u16 = 15;
+pub const CLIENT_BUF_BASE: u64 = 0x20_0000;
+pub const CLIENT_CQ_BASE: u64 = 0x30_0000;
 /// Cycles the observer's inputs are held back, so that events learnt late (a command write's
 /// bus answer, a host write's data, shown at its AW) are still shown in cycle order: more than a
 /// 4 KB burst takes on the slowest memory the tests use.
@@ -90,6 +103,10 @@ pub fn rtl_config() -> NicConfig {
         // Accepts the model server's hold (`server_config`): its server_timeout covers 4 KB of
         // WR_DATA through the one iterative engine.
         max_hold_ns: 200_000,
+        // Served READs wait behind 4 KB ones (about 4,500 cycles each through the one
+        // iterative engine): the age limit is the protocol's op_timeout - 1,250 for the client's
+        // timer (`server_config`'s op_timeout equals this NIC's).
+        inq_max_age: 38_750,
         ..NicConfig::default()
     }
 }
@@ -102,6 +119,9 @@ pub fn server_config() -> NicConfig {
         num_slots: 8,
         num_regions: 16,
         server_timeout: 30_000,
+        // As a client of the RTL NIC: a 4 KB READ served through its one iterative engine.
+        op_timeout: 40_000,
+        dispatch_timeout: 30_000,
         ..NicConfig::default()
     }
 }
@@ -170,6 +190,8 @@ pub struct Stats {
     pub frames_in: u64,
     pub host_bytes: u64,
     pub rekeys: u64,
+    /// Payload bytes of the frames the RTL NIC sent (RD_RESP and WR_DATA chunks).
+    pub tx_payload: u64,
 }
 
 pub struct Rig {
@@ -219,6 +241,28 @@ pub struct Rig {
     rekeys: Vec<Option<(u16, Key)>>,
     /// Per slot: the end of the source bytes of its last WRITE / REKEY ([`Rig::load_source`]).
     src_end: Vec<u64>,
+    /// The RTL NIC's served regions: their keys and contents (the rig's own copy).
+    pub rtl_keys: Vec<Key>,
+    pub rtl_served: Vec<Vec<u8>>,
+    /// Host ranges of served READs requested so far (a DMA read past a range's end reads whole
+    /// bus beats: the observer is shown the read trimmed to the range).
+    served_ranges: Vec<(u64, u64)>,
+    /// The end of the served chunk being read.
+    served_chunk_end: Option<u64>,
+    /// The model client's ops on the RTL NIC, per client slot: the op in flight.
+    pub client_ops: Vec<Option<ClientOp>>,
+    /// Their completions, in order: (op, status).
+    pub client_done: Vec<(ClientOp, Status)>,
+}
+
+/// An op the model client (NIC 1) issued to the RTL NIC.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientOp {
+    pub op: OpType,
+    pub slot: u16,
+    pub region: u16,
+    pub offset: u64,
+    pub len: u16,
 }
 
 impl Rig {
@@ -294,7 +338,200 @@ impl Rig {
             p_rekey: 0.0,
             rekeys: vec![None; usize::from(SLOTS)],
             src_end: vec![0; usize::from(SLOTS)],
+            rtl_keys: Vec::new(),
+            rtl_served: Vec::new(),
+            served_ranges: Vec::new(),
+            served_chunk_end: None,
+            client_ops: vec![None; usize::from(SLOTS)],
+            client_done: Vec::new(),
         }
+    }
+
+    /// The responder's setup, after [`Rig::setup`]: the RTL NIC's two served regions (random
+    /// keys and contents, shown to the observer as software writes), and the model client's
+    /// slots and regions on NIC 1.
+    pub fn serve_setup(&mut self) -> Result<(), RigError> {
+        for i in 0..2u16 {
+            let key: Key = self.rng.random();
+            let base = RTL_SERVED_BASE + u64::from(i) * RTL_SERVED_SIZE;
+            let fill: Vec<u8> = (0..RTL_SERVED_SIZE).map(|_| self.rng.random()).collect();
+            let _ = self.mem.load(base as usize, &fill);
+            self.ev.push(
+                self.cycle,
+                ObsEv::Software {
+                    addr: base,
+                    data: fill.clone(),
+                },
+            );
+            self.rtl_keys.push(key);
+            self.rtl_served.push(fill);
+            self.rrt(
+                RTL_REGION + i,
+                &RrtEntry {
+                    valid: 1,
+                    perm_remote_read: u8::from(i == 0),
+                    perm_remote_write: 1,
+                    perm_remote_rekey: u8::from(i == 0),
+                    perm_local_read: 0,
+                    perm_local_write: 0,
+                    owner_pid: CLIENT_PID,
+                    base_addr: base,
+                    size: RTL_SERVED_SIZE,
+                    key: crypto::key_to_u128(&key),
+                },
+            )?;
+        }
+        let c = &mut self.sys.nics[1];
+        for (index, base, size) in [
+            (CLIENT_BUF_REGION, CLIENT_BUF_BASE, u64::from(SLOTS) * 8192),
+            (CLIENT_CQ_REGION, CLIENT_CQ_BASE, 4096),
+        ] {
+            c.write_rrt(
+                index,
+                RrtEntry {
+                    valid: 1,
+                    perm_remote_read: 0,
+                    perm_remote_write: 0,
+                    perm_remote_rekey: 0,
+                    perm_local_read: 1,
+                    perm_local_write: 1,
+                    owner_pid: CLIENT_PID,
+                    base_addr: base,
+                    size,
+                    key: 0,
+                },
+            )
+            .map_err(|e| fail(format!("client region: {e}")))?;
+        }
+        for s in 0..SLOTS {
+            c.enable_slot(s, CLIENT_PID)
+                .map_err(|e| fail(format!("client slot: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// The model client issues `op` on client slot `slot` to RTL region `region` (K_d derived
+    /// from `key`, the region's key unless a test forges another).
+    pub fn client_op(&mut self, op: ClientOp, key: Key) -> Result<(), RigError> {
+        let kd = crypto::derive_kd(&key, SERVER_ADDR, CLIENT_PID, op.op)
+            .map_err(|e| fail(format!("derive: {e}")))?;
+        let cmd = Cmd {
+            op_type: op.op as u8,
+            cos: 0,
+            length: op.len,
+            remote_nic: RTL_ADDR,
+            remote_region: op.region,
+            local_region: CLIENT_BUF_REGION,
+            cq_region: CLIENT_CQ_REGION,
+            remote_offset: op.offset,
+            local_offset: u64::from(op.slot) * 8192,
+            cq_offset: u64::from(op.slot) * 16,
+            kd: crypto::key_to_u128(&kd),
+        };
+        let bytes = cmd
+            .to_bytes()
+            .map_err(|e| fail(format!("client command: {e}")))?;
+        if op.op == OpType::Read
+            && let Some(i) = op.region.checked_sub(RTL_REGION).filter(|i| *i < 2)
+        {
+            let a = RTL_SERVED_BASE + u64::from(i) * RTL_SERVED_SIZE + op.offset;
+            self.served_ranges.push((a, a + u64::from(op.len)));
+        }
+        let slot = usize::from(op.slot);
+        if self.client_ops.get(slot).is_none_or(Option::is_some) {
+            return Err(fail(format!("client slot {slot} busy")));
+        }
+        self.client_ops[slot] = Some(op.clone());
+        self.sys.schedule_submit(self.cycle, 1, op.slot, bytes);
+        Ok(())
+    }
+
+    /// Whether client slot `slot` may take a new op (its last op completed and the model NIC
+    /// freed the slot).
+    pub fn client_free(&self, slot: u16) -> bool {
+        self.client_ops
+            .get(usize::from(slot))
+            .is_some_and(Option::is_none)
+            && !self.sys.nics[1].slot_busy(slot)
+            && self.sys.nics[1].slot_free_at(slot) <= self.cycle
+    }
+
+    /// The model client's completions since the last call: each checked (a READ that
+    /// completed OK landed exactly the served bytes) and recorded in [`Rig::client_done`].
+    fn client_completions(&mut self) -> Result<(), RigError> {
+        for r in std::mem::take(&mut self.sys.reports) {
+            match r {
+                onerma_model::sim::Report::Completion { nic: 1, c } => {
+                    let slot = usize::from(c.slot);
+                    let Some(op) = self.client_ops.get_mut(slot).and_then(Option::take) else {
+                        return Err(fail(format!("client completion of idle slot {slot}")));
+                    };
+                    if c.cpl.status == Status::Ok && op.op == OpType::Read {
+                        let i = usize::from(op.region - RTL_REGION);
+                        let off = op.offset as usize;
+                        let want = &self.rtl_served[i][off..off + usize::from(op.len)];
+                        let at = CLIENT_BUF_BASE + u64::from(op.slot) * 8192;
+                        let mut got = vec![0u8; usize::from(op.len)];
+                        if let Some(m) = self.sys.nics[1].mem() {
+                            m.read(at, &mut got);
+                        }
+                        if got != want {
+                            return Err(fail(format!("client READ {op:?}: landed bytes differ")));
+                        }
+                    }
+                    self.client_done.push((op, c.cpl.status));
+                }
+                onerma_model::sim::Report::Submitted {
+                    nic: 1,
+                    slot,
+                    result: Err(e),
+                } => return Err(fail(format!("client submit on slot {slot}: {e}"))),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Closed loop for `cycles`: each free client slot gets a READ of `len` bytes at a random
+    /// offset of the readable served region with chance `p` per cycle.
+    pub fn client_load(&mut self, cycles: u64, len: u16, p: f64) -> Result<(), RigError> {
+        let key = *self
+            .rtl_keys
+            .first()
+            .ok_or_else(|| fail("client_load before serve_setup"))?;
+        let end = self.cycle + cycles;
+        while self.cycle < end {
+            for s in 0..SLOTS {
+                if self.client_free(s) && self.rng.random_bool(p) {
+                    let offset = self.rng.random_range(0..=RTL_SERVED_SIZE - u64::from(len));
+                    let op = ClientOp {
+                        op: OpType::Read,
+                        slot: s,
+                        region: RTL_REGION,
+                        offset,
+                        len,
+                    };
+                    self.client_op(op, key)?;
+                }
+            }
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Steps until every client op completed (or `bound` cycles passed: an error).
+    pub fn client_drain(&mut self, bound: u64) -> Result<(), RigError> {
+        let end = self.cycle + bound;
+        while self.client_ops.iter().any(Option::is_some) {
+            if self.cycle >= end {
+                return Err(fail(format!(
+                    "client ops still in flight: {:?}",
+                    self.client_ops
+                )));
+            }
+            self.step()?;
+        }
+        Ok(())
     }
 
     pub fn lite_write(&mut self, addr: u64, data: u32) -> Result<(), RigError> {
@@ -358,6 +595,8 @@ impl Rig {
             (regs::op_timeout::ADDR, c.op_timeout as u32),
             (regs::server_timeout::ADDR, c.server_timeout as u32),
             (regs::max_hold_ns::ADDR, c.max_hold_ns),
+            (regs::inq_max_age::ADDR, c.inq_max_age as u32),
+            (regs::nack_depth::ADDR, u32::from(c.nack_depth)),
         ] {
             self.lite_write(a, v)?;
         }
@@ -648,6 +887,21 @@ impl Rig {
                     len = len.min(end.saturating_sub(a.addr));
                 }
             }
+            // A served READ reads chunk by chunk (1 KB from the op's start), one READ at a
+            // time: a burst at a chunk's start opens that chunk, and every burst is trimmed to
+            // the open chunk's end (the observer grants each byte once; the last beat of a chunk
+            // also holds the next chunk's first bytes).
+            if let Some(end) = self
+                .served_ranges
+                .iter()
+                .find(|&&(s, e)| (s..e).contains(&a.addr) && (a.addr - s).is_multiple_of(1024))
+                .map(|&(_, e)| e.min(a.addr + 1024))
+            {
+                self.served_chunk_end = Some(end);
+            }
+            if let Some(end) = self.served_chunk_end.filter(|&e| a.addr < e) {
+                len = len.min(end - a.addr);
+            }
             self.ev.push(cyc, ObsEv::Read { addr: a.addr, len });
         }
         if let Some(a) = &mo.aw
@@ -740,6 +994,7 @@ impl Rig {
             if self.m.m_axis_tx_tlast_o() != 0 {
                 let f = std::mem::take(&mut self.tx_buf);
                 self.stats.frames_out += 1;
+                self.stats.tx_payload += f.len().saturating_sub(80) as u64;
                 self.sys.send_external(cyc, 0, f.clone());
                 self.ev.push(cyc, ObsEv::Frame(f));
             }
@@ -754,6 +1009,7 @@ impl Rig {
         if !self.sys.errors.is_empty() {
             return Err(fail(format!("model errors: {:?}", self.sys.errors)));
         }
+        self.client_completions()?;
         self.feed_observer(self.cycle.saturating_sub(HOLD))
     }
 

@@ -14,8 +14,8 @@
 //! except to drive the bench (which slot is free again).
 //!
 //! Not yet covered (the full list waits for the rest of the NIC): WRITEs beyond one at a
-//! time of whole bus beats up to 2 KB (`writes_one_at_a_time`), REKEY, the responder half (so no frames are forged or
-//! replayed towards the RTL NIC: the shadow would serve them), torn command writes.
+//! time of whole bus beats up to 2 KB (`writes_one_at_a_time`), torn command writes, both halves
+//! busy in one run. The responder half is `nic_mixed_rsp.rs`.
 
 use onerma_layouts::OpType;
 use onerma_rtl_tests::nic_rig::{DATA_BASE, Rig, RigError, SERVED_BASE, SLOTS, fabric, memory};

