@@ -267,6 +267,11 @@ impl AxiMem {
         &self.mem
     }
 
+    /// Accesses touching `r` answer `resp` from now on (reads and writes alike).
+    pub fn add_error(&mut self, r: Range<u64>, resp: Resp) {
+        self.cfg.errors.push((r, resp));
+    }
+
     /// Back-door write; `None` if it does not fit.
     pub fn load(&mut self, addr: usize, data: &[u8]) -> Option<()> {
         let end = addr.checked_add(data.len())?;

@@ -192,6 +192,8 @@ pub struct Stats {
     pub rekeys: u64,
     /// Payload bytes of the frames the RTL NIC sent (RD_RESP and WR_DATA chunks).
     pub tx_payload: u64,
+    /// Host read beats answered SLVERR or DECERR.
+    pub read_errors: u64,
 }
 
 pub struct Rig {
@@ -517,6 +519,25 @@ impl Rig {
             self.step()?;
         }
         Ok(())
+    }
+
+    /// Host read errors in the RTL NIC's memory: `ranges` answer SLVERR (or DECERR) to reads,
+    /// in the AXI memory model and in the observer's shadow alike. Call before the first step.
+    pub fn read_errors(&mut self, ranges: &[(u64, u64, bool)]) {
+        for &(start, end, slv) in ranges {
+            self.mem
+                .add_error(start..end, if slv { Resp::SlvErr } else { Resp::DecErr });
+            self.obs.error_range(onerma_model::ErrorRange {
+                start,
+                end,
+                error: if slv {
+                    onerma_model::DmaError::SlvErr
+                } else {
+                    onerma_model::DmaError::DecErr
+                },
+                reads: true,
+            });
+        }
     }
 
     /// Steps until every client op completed (or `bound` cycles passed: an error).
@@ -963,6 +984,12 @@ impl Rig {
                     self.host_write(issued, s, d);
                 }
             }
+        }
+        if let Some(r) = &so.r
+            && mo.r_ready
+            && r.resp != Resp::Okay
+        {
+            self.stats.read_errors += 1;
         }
         self.mem
             .tick(&mo)

@@ -15,12 +15,12 @@
 //! threshold (the observer assumes the device's queue occupancy exact, while the RTL's queue
 //! lets a READ go at service start and the shadow at its first host read, so a run near the
 //! threshold could diverge legally; `nic_rsp_req`-level tests are the place), region
-//! deregistration while requests are queued, concurrent REKEYs, DMA read errors.
+//! deregistration while requests are queued, concurrent REKEYs.
 
 use onerma_layouts::{OpType, Status};
 use onerma_model::crypto::Key;
 use onerma_rtl_tests::nic_rig::{
-    ClientOp, RTL_REGION, RTL_SERVED_SIZE, Rig, RigError, SLOTS, fabric, memory,
+    ClientOp, RTL_REGION, RTL_SERVED_BASE, RTL_SERVED_SIZE, Rig, RigError, SLOTS, fabric, memory,
 };
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -132,6 +132,49 @@ fn request_checks() -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Host read errors on served READs (§7.3): a 4 KB READ whose third chunk touches a SLVERR
+/// range and a 100-byte READ inside a DECERR range send no frame from the failing chunk on, and
+/// their client times out; a READ beside the ranges completes OK. The observer holds the same
+/// ranges, so it expects exactly the frames before the failing chunk.
+#[test]
+fn served_read_errors() -> Result<(), TestCaseError> {
+    let mut rig = Rig::new(13, fabric(13, false, false), memory(13, 4, 1.0), 1.0);
+    let b = RTL_SERVED_BASE;
+    rig.read_errors(&[
+        (b + 2048 + 500, b + 2048 + 510, true),
+        (b + 8192, b + 8200, false),
+    ]);
+    rig.setup().map_err(tc)?;
+    rig.serve_setup().map_err(tc)?;
+    let key = rig.rtl_keys[0];
+    let cases = [
+        (read(0, RTL_REGION, 0, 4096), Status::Timeout),
+        (read(1, RTL_REGION, 8150, 100), Status::Timeout),
+        (read(2, RTL_REGION, 12_000, 1500), Status::Ok),
+    ];
+    for (op, _) in &cases {
+        rig.client_op(op.clone(), key).map_err(tc)?;
+        rig.client_drain(60_000).map_err(tc)?;
+    }
+    rig.run_reads(0, &[1]).map_err(tc)?;
+    for (op, want) in &cases {
+        let got = rig
+            .client_done
+            .iter()
+            .find(|(o, _)| o == op)
+            .map(|(_, s)| *s);
+        prop_assert_eq!(got, Some(*want), "{:?}", op);
+    }
+    prop_assert!(
+        rig.stats.read_errors >= 2,
+        "{} error beats",
+        rig.stats.read_errors
+    );
+    // Chunks 0 and 1 of the 4 KB READ and the 1,500-byte READ's two chunks were sent.
+    prop_assert_eq!(rig.stats.tx_payload, 2048 + 1500);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
 
@@ -139,15 +182,28 @@ proptest! {
     /// (some past the region's end, some under a wrong key, some to the region without read
     /// permission) over a fabric with drops, reordering, jitter and duplicates (replayed
     /// requests: served again, their RD_RESPs dropped by the client as stale) or corrupted
-    /// frames (forged tags: AUTH_FAIL), with host memory latency and back-pressure. The
-    /// observer checks every frame and host read; the rig every landed byte.
+    /// frames (forged tags: AUTH_FAIL), with host memory latency and back-pressure, and in half
+    /// the cases three small SLVERR / DECERR ranges inside the served region (a READ over one
+    /// stops at that chunk; its client times out). The observer checks every frame and host
+    /// read; the rig every landed byte.
     #[test]
     fn reads_over_a_faulty_fabric(seed in any::<u64>(), corrupt in any::<bool>(),
-                                  lat in 1u64..30, p in 0.5f64..1.0) {
+                                  lat in 1u64..30, p in 0.5f64..1.0, errs in any::<bool>()) {
         let mut rig = Rig::new(seed, fabric(seed, true, corrupt), memory(seed, lat, p), 0.9);
+        let mut rng = StdRng::seed_from_u64(seed ^ 0x1234);
+        if errs {
+            // Host read errors inside the served region: a READ touching one stops at that
+            // chunk (its frame and every later chunk unsent) and its client times out.
+            let ranges: Vec<(u64, u64, bool)> = (0..3)
+                .map(|i| {
+                    let a = RTL_SERVED_BASE + rng.random_range(0..RTL_SERVED_SIZE - 64);
+                    (a, a + rng.random_range(1..64), i != 1)
+                })
+                .collect();
+            rig.read_errors(&ranges);
+        }
         rig.setup().map_err(tc)?;
         rig.serve_setup().map_err(tc)?;
-        let mut rng = StdRng::seed_from_u64(seed ^ 0x1234);
         let sizes = [1u16, 16, 64, 100, 1024, 1025, 2048, 4096];
         let end = rig.cycle + 25_000;
         while rig.cycle < end {
