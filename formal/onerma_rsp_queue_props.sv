@@ -23,7 +23,8 @@ module onerma_rsp_queue_props #(
   parameter int unsigned Depth     = 4,
   parameter int unsigned TimeWidth = 6,
   parameter int unsigned EntryW    = 2,
-  parameter int unsigned CntW      = 3
+  parameter int unsigned CntW      = 3,
+  parameter bit          HoldOffer = 1'b1
 ) (
   input logic                 clk_i,
   input logic                 rst_ni,
@@ -154,7 +155,10 @@ module onerma_rsp_queue_props #(
         assert (f_pop[f] && !head_valid[f]);
       end
       // A judged head is offered or dropped, never left idle.
-      if (f_out_valid[f] && seen_q[f]) assert (head_valid[f] || drop_age_o[f]);
+      if (f_out_valid[f] && seen_q[f]) begin
+        assert (head_valid[f] || drop_age_o[f] || (!HoldOffer && !head_ready[f]));
+      end
+      if (!HoldOffer) assert (!offered_q[f]);
       // The FIFO pops exactly on a taken or dropped head.
       assert (f_pop[f] == ((head_valid[f] && head_ready[f]) || drop_age_o[f]));
     end
@@ -221,6 +225,19 @@ module onerma_rsp_queue_props #(
     end
   end
 
+  // A READ head seen fresh and not offered (its consumer busy) in the previous cycle.
+  logic waited_fresh_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) waited_fresh_q <= 1'b0;
+    else waited_fresh_q <= f_out_valid[0] && seen_q[0] && !aged_q[0] && !head_valid[0];
+  end
+
+  // HoldOffer 0: a head judged fresh waits for its consumer, ages, and is discarded.
+  if (!HoldOffer) begin : g_cover_wait
+    always_comb if (rst_ni) cover (drop_age_o[0] && waited_fresh_q);
+  end
+
+
   // ---- Reachability.
   always_comb if (rst_ni) begin
     cover (32'(count_q) == Depth && fc[0] != '0 && fc[1] != '0);   // full, both FIFOs in use
@@ -236,7 +253,8 @@ bind onerma_rsp_queue onerma_rsp_queue_props #(
   .Depth    (Depth),
   .TimeWidth(TimeWidth),
   .EntryW   ($bits(entry_t)),
-  .CntW     (CntW)
+  .CntW     (CntW),
+  .HoldOffer(HoldOffer)
 ) u_props (.*);
 `endif
 

@@ -39,6 +39,9 @@ struct Out {
 
 trait Dut {
     const DEPTH: usize;
+    /// The `HoldOffer` parameter: an offered head stays offered (true), or a head is offered
+    /// only when its consumer is ready and judged again every cycle it waits (false).
+    const HOLD: bool;
     const ENTRY_BITS: u32;
     fn fresh() -> Self;
     fn drive(&mut self, i: &In);
@@ -48,9 +51,10 @@ trait Dut {
 }
 
 macro_rules! dut {
-    ($m:ident, $depth:expr, $ebits:expr) => {
+    ($m:ident, $depth:expr, $ebits:expr, $hold:expr) => {
         impl Dut for onerma_rtl::$m::Model {
             const DEPTH: usize = $depth;
+            const HOLD: bool = $hold;
             const ENTRY_BITS: u32 = $ebits;
             onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(&mut self, i: &In) {
@@ -78,13 +82,15 @@ macro_rules! dut {
     };
 }
 
-dut!(rsp_queue, 4, 8);
-dut!(rsp_queue_default, 32, 64);
+dut!(rsp_queue, 4, 8, true);
+dut!(rsp_queue_default, 32, 64, true);
+dut!(rsp_queue_ready, 4, 8, false);
 
 /// The rules of docs/nic.md, one FIFO of `(entry, arrival)` per kind plus its head's verdict
 /// (`None` in the judging cycle, then whether it is aged) and offered flag.
 struct Reference {
     depth: usize,
+    hold: bool,
     q: [VecDeque<(u64, u32)>; 2],
     verdict: [Option<bool>; 2],
     offered: [bool; 2],
@@ -99,9 +105,10 @@ struct Events {
 }
 
 impl Reference {
-    fn new(depth: usize) -> Self {
+    fn new(depth: usize, hold: bool) -> Self {
         Reference {
             depth,
+            hold,
             q: [VecDeque::new(), VecDeque::new()],
             verdict: [None; 2],
             offered: [false; 2],
@@ -134,6 +141,11 @@ impl Reference {
                 self.verdict[f] = Some(i.now.wrapping_add(1).wrapping_sub(t) > i.max_age);
                 continue;
             };
+            if !self.hold && !aged && !i.ready[f] {
+                // Not offered: its consumer is busy. Judged again for the next cycle.
+                self.verdict[f] = Some(i.now.wrapping_add(1).wrapping_sub(t) > i.max_age);
+                continue;
+            }
             if self.offered[f] || !aged {
                 o.valid[f] = true;
                 o.entry[f] = entry;
@@ -185,7 +197,7 @@ fn run<D: Dut>(
 ) -> Result<Stats, TestCaseError> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut dut = D::fresh();
-    let mut rf = Reference::new(D::DEPTH);
+    let mut rf = Reference::new(D::DEPTH, D::HOLD);
     let mut now = start;
     let mut max_age = max_age;
     let mask = if D::ENTRY_BITS >= 64 {
@@ -296,6 +308,14 @@ proptest! {
                                        start in any::<u32>(), cycles in 1usize..3000) {
         run::<onerma_rtl::rsp_queue_default::Model>(seed, busy, take, max_age, start, cycles)?;
     }
+
+    /// `HoldOffer` 0 (the NIC top's setting): heads offered only to a ready consumer.
+    #[test]
+    fn offer_on_ready_matches_reference(seed in any::<u64>(), busy in 1u8..=8, take in 0u8..=8,
+                                        max_age in prop_oneof![0u32..8, 0u32..200, Just(u32::MAX)],
+                                        start in any::<u32>(), cycles in 1usize..1500) {
+        run::<onerma_rtl::rsp_queue_ready::Model>(seed, busy, take, max_age, start, cycles)?;
+    }
 }
 
 /// A fixed run where all three outcomes occur: entries taken, entries dropped for age, and
@@ -329,7 +349,7 @@ fn taken_dropped_and_full_all_occur() {
 fn offered_head_is_not_dropped() {
     type M = onerma_rtl::rsp_queue::Model;
     let mut dut = M::fresh();
-    let mut rf = Reference::new(4);
+    let mut rf = Reference::new(4, true);
     let mut now = 100u32;
     let step = |dut: &mut M, rf: &mut Reference, i: In| -> Out {
         dut.drive(&i);

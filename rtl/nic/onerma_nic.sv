@@ -1420,7 +1420,10 @@ module onerma_nic #(
     .Depth    (InQueueDepth),
     .TimeWidth(TimeWidth),
     .EntryW   ($bits(rsp_entry_t)),
-    .entry_t  (rsp_entry_t)
+    .entry_t  (rsp_entry_t),
+    // A head waits un-offered while the READ server is busy, so the age limit discards it the
+    // cycle it passes the limit (protocol §9), as the model does, instead of serving it late.
+    .HoldOffer(1'b0)
   ) u_rsp_queue (
     .clk_i, .rst_ni,
     .now_i       (now),

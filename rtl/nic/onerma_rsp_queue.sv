@@ -32,6 +32,11 @@ module onerma_rsp_queue #(
   parameter int unsigned Depth     = 32,
   /// Width of the time base (the low bits of `nic_time`).
   parameter int unsigned TimeWidth = 32,
+  /// 1: a head once offered stays offered until taken (the stream rule), even if it ages
+  /// meanwhile. 0: a head is offered only in a cycle its consumer can take it (valid depends on
+  /// ready), so a head waiting for a busy consumer is judged every cycle and discarded the cycle
+  /// it passes the age limit: the age rule of protocol §9 holds exactly (the NIC top's choice).
+  parameter bit          HoldOffer = 1'b1,
   /// Width of the default entry type. Ignored when `entry_t` is overridden.
   parameter int unsigned EntryW    = 8,
   /// Entry payload (the request-check block's queued request, §7.2 step 5).
@@ -120,7 +125,8 @@ module onerma_rsp_queue #(
     // age >= max_age_i, except for age = all ones (it wraps to 0).
     assign aged_next[f] = (CmpW'(age) >= CmpW'(max_age_i)) && !(&age);
     // A head is judged in its first cycle (seen_q low), then offered or discarded.
-    assign give[f] = f_out_valid[f] && seen_q[f] && (offered_q[f] || !aged_q[f]);
+    assign give[f] = f_out_valid[f] && seen_q[f] && (offered_q[f] || !aged_q[f]) &&
+                     (HoldOffer || head_ready[f]);
     assign drop[f] = f_out_valid[f] && seen_q[f] && !offered_q[f] && aged_q[f];
     assign take[f] = give[f] && head_ready[f];
     assign f_pop[f]       = take[f] || drop[f];
