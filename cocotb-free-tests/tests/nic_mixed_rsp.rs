@@ -175,6 +175,60 @@ fn served_read_errors() -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Bad frames towards the RTL NIC (§3.3): the model client's requests are tampered with on
+/// their way out, a fifth each truncated, extended by 16 bytes, misaddressed (`dst_nic`),
+/// given an unknown `op_type`, or replayed (sent twice); the rest are left alone. The RTL NIC
+/// must drop the first four kinds with no output (the observer's shadow parses the same frames)
+/// and serve a replayed request twice; their client ops time out or complete, never hang.
+#[test]
+fn malformed_misaddressed_and_replayed_requests() -> Result<(), TestCaseError> {
+    let mut rig = Rig::new(14, fabric(14, false, false), memory(14, 4, 1.0), 1.0);
+    rig.setup().map_err(tc)?;
+    rig.serve_setup().map_err(tc)?;
+    let mut n = 0u32;
+    rig.sys.set_tamper(Box::new(move |nic, _, out, _| {
+        if nic != 1 {
+            return;
+        }
+        let mut extra = Vec::new();
+        for m in &mut out.messages {
+            n += 1;
+            match n % 6 {
+                0 => m.truncate(m.len() - 1 - (n as usize % 16)),
+                1 => m.extend_from_slice(&[0xa5; 16]),
+                2 => m[11] ^= 0x01, // dst_nic, last byte
+                3 => m[1] = 9,      // op_type: unknown
+                4 => extra.push(m.clone()),
+                _ => {}
+            }
+        }
+        out.messages.extend(extra);
+    }));
+    let key = rig.rtl_keys[0];
+    for i in 0..24u16 {
+        rig.client_op(
+            read(i % SLOTS, RTL_REGION, 64 * u64::from(i), 64 + 32 * i),
+            key,
+        )
+        .map_err(tc)?;
+        rig.client_drain(60_000).map_err(tc)?;
+    }
+    rig.run_reads(0, &[1]).map_err(tc)?;
+    let mut by = std::collections::BTreeMap::new();
+    for (_, st) in &rig.client_done {
+        *by.entry(format!("{st:?}")).or_insert(0u32) += 1;
+    }
+    println!("{by:?}; observer {:?}", rig.obs.stats());
+    prop_assert_eq!(rig.client_done.len(), 24);
+    prop_assert_eq!(
+        by.get("Ok").copied(),
+        Some(8),
+        "two of six requests go through"
+    );
+    prop_assert_eq!(by.get("Timeout").copied(), Some(16));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
 
