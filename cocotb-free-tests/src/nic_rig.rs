@@ -497,26 +497,52 @@ impl Rig {
     /// Closed loop for `cycles`: each free client slot gets a READ of `len` bytes at a random
     /// offset of the readable served region with chance `p` per cycle.
     pub fn client_load(&mut self, cycles: u64, len: u16, p: f64) -> Result<(), RigError> {
+        let end = self.cycle + cycles;
+        while self.cycle < end {
+            self.client_submit_some(&[len], p)?;
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Both halves at once for `cycles`: the RTL NIC's own ops as [`Rig::load`] (sizes
+    /// `sizes`) and the client's READs of the RTL NIC as [`Rig::client_load`] (sizes
+    /// `client_sizes`, chance `p` per free client slot and cycle).
+    pub fn load_both(
+        &mut self,
+        cycles: u64,
+        sizes: &[u16],
+        client_sizes: &[u16],
+        p: f64,
+    ) -> Result<(), RigError> {
+        let end = self.cycle + cycles;
+        while self.cycle < end {
+            self.submit_some(sizes);
+            self.client_submit_some(client_sizes, p)?;
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// One cycle's client submissions: READs at random offsets of the readable served region.
+    fn client_submit_some(&mut self, sizes: &[u16], p: f64) -> Result<(), RigError> {
         let key = *self
             .rtl_keys
             .first()
-            .ok_or_else(|| fail("client_load before serve_setup"))?;
-        let end = self.cycle + cycles;
-        while self.cycle < end {
-            for s in 0..SLOTS {
-                if self.client_free(s) && self.rng.random_bool(p) {
-                    let offset = self.rng.random_range(0..=RTL_SERVED_SIZE - u64::from(len));
-                    let op = ClientOp {
-                        op: OpType::Read,
-                        slot: s,
-                        region: RTL_REGION,
-                        offset,
-                        len,
-                    };
-                    self.client_op(op, key)?;
-                }
+            .ok_or_else(|| fail("client ops before serve_setup"))?;
+        for s in 0..SLOTS {
+            if self.client_free(s) && self.rng.random_bool(p) {
+                let len = sizes[self.rng.random_range(0..sizes.len())];
+                let offset = self.rng.random_range(0..=RTL_SERVED_SIZE - u64::from(len));
+                let op = ClientOp {
+                    op: OpType::Read,
+                    slot: s,
+                    region: RTL_REGION,
+                    offset,
+                    len,
+                };
+                self.client_op(op, key)?;
             }
-            self.step()?;
         }
         Ok(())
     }
@@ -911,14 +937,24 @@ impl Rig {
             // A served READ reads chunk by chunk (1 KB from the op's start), one READ at a
             // time: a burst at a chunk's start opens that chunk, and every burst is trimmed to
             // the open chunk's end (the observer grants each byte once; the last beat of a chunk
-            // also holds the next chunk's first bytes).
-            if let Some(end) = self
+            // also holds the next chunk's first bytes). Of READs whose chunks start at the same
+            // address, the one whose chunk length fits the burst's beat count (a burst ends at
+            // its chunk's end unless a 4 KB page ends first).
+            let bus = BUS as u64;
+            let fits = |e: u64| {
+                let l = e.min(a.addr + 1024) - a.addr;
+                let page_end = (a.addr | 0xfff) + 1;
+                let burst_end = (a.addr & !(bus - 1)) + a.beats() as u64 * bus;
+                burst_end == page_end || (a.addr % bus + l).div_ceil(bus) == a.beats() as u64
+            };
+            let starts: Vec<u64> = self
                 .served_ranges
                 .iter()
-                .find(|&&(s, e)| (s..e).contains(&a.addr) && (a.addr - s).is_multiple_of(1024))
-                .map(|&(_, e)| e.min(a.addr + 1024))
-            {
-                self.served_chunk_end = Some(end);
+                .filter(|&&(s, e)| (s..e).contains(&a.addr) && (a.addr - s).is_multiple_of(1024))
+                .map(|&(_, e)| e)
+                .collect();
+            if let Some(e) = starts.iter().find(|&&e| fits(e)).or(starts.first()) {
+                self.served_chunk_end = Some((*e).min(a.addr + 1024));
             }
             if let Some(end) = self.served_chunk_end.filter(|&e| a.addr < e) {
                 len = len.min(end - a.addr);
@@ -1104,37 +1140,42 @@ impl Rig {
     pub fn load(&mut self, cycles: u64, sizes: &[u16]) -> Result<(), RigError> {
         let start = self.cycle;
         while self.cycle < start + cycles {
-            for s in 0..SLOTS {
-                let free = self.busy[usize::from(s)].is_none_or(|t| t <= self.cycle);
-                if free && self.rng.random_bool(self.p_submit) {
-                    let region = self.rng.random_range(0..REGIONS_SERVED);
-                    let cos = self.rng.random_range(0..2);
-                    let pick: f64 = self.rng.random();
-                    if pick < self.p_rekey {
-                        // The new key is the slot's source bytes; later commands use it once
-                        // the REKEY completed OK (commands in between fail authentication).
-                        let key: Key = self.rng.random();
-                        self.load_source(DATA_BASE + u64::from(s) * 8192, &key);
-                        self.rekeys[usize::from(s)] = Some((region, key));
-                        self.submit(OpType::Rekey, s, region, 0, 16, cos);
-                        continue;
-                    }
-                    let len = sizes[self.rng.random_range(0..sizes.len())];
-                    let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
-                    if pick < self.p_rekey + self.p_write {
-                        let data: Vec<u8> = (0..len).map(|_| self.rng.random()).collect();
-                        self.load_source(DATA_BASE + u64::from(s) * 8192, &data);
-                        self.rekeys[usize::from(s)] = None;
-                        self.submit(OpType::Write, s, region, offset, len, cos);
-                    } else {
-                        self.rekeys[usize::from(s)] = None;
-                        self.submit_read(s, region, offset, len, cos);
-                    }
-                }
-            }
+            self.submit_some(sizes);
             self.step()?;
         }
         Ok(())
+    }
+
+    /// One cycle's submissions of [`Rig::load`].
+    fn submit_some(&mut self, sizes: &[u16]) {
+        for s in 0..SLOTS {
+            let free = self.busy[usize::from(s)].is_none_or(|t| t <= self.cycle);
+            if free && self.rng.random_bool(self.p_submit) {
+                let region = self.rng.random_range(0..REGIONS_SERVED);
+                let cos = self.rng.random_range(0..2);
+                let pick: f64 = self.rng.random();
+                if pick < self.p_rekey {
+                    // The new key is the slot's source bytes; later commands use it once
+                    // the REKEY completed OK (commands in between fail authentication).
+                    let key: Key = self.rng.random();
+                    self.load_source(DATA_BASE + u64::from(s) * 8192, &key);
+                    self.rekeys[usize::from(s)] = Some((region, key));
+                    self.submit(OpType::Rekey, s, region, 0, 16, cos);
+                    continue;
+                }
+                let len = sizes[self.rng.random_range(0..sizes.len())];
+                let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
+                if pick < self.p_rekey + self.p_write {
+                    let data: Vec<u8> = (0..len).map(|_| self.rng.random()).collect();
+                    self.load_source(DATA_BASE + u64::from(s) * 8192, &data);
+                    self.rekeys[usize::from(s)] = None;
+                    self.submit(OpType::Write, s, region, offset, len, cos);
+                } else {
+                    self.rekeys[usize::from(s)] = None;
+                    self.submit_read(s, region, offset, len, cos);
+                }
+            }
+        }
     }
 
     /// Every op completes (within the completion bound), every held observer input is shown,

@@ -229,6 +229,42 @@ fn malformed_misaddressed_and_replayed_requests() -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Both halves at once: the RTL NIC runs its own closed loop of READs and WRITEs to the model
+/// server (its 8 slots) while the model client keeps its 8 slots busy with READs of the RTL
+/// NIC, over a faulty fabric. The observer checks every output of both halves; every RTL op
+/// completes (the rig's drain), every client READ completes and lands the right bytes.
+#[test]
+fn both_halves_at_once() -> Result<(), TestCaseError> {
+    let mut rig = Rig::new(15, fabric(15, true, false), memory(15, 6, 0.8), 0.9);
+    rig.setup().map_err(tc)?;
+    rig.serve_setup().map_err(tc)?;
+    rig.p_submit = 0.02;
+    rig.p_write = 0.3;
+    rig.load_both(
+        25_000,
+        &[1, 64, 700, 1024, 2048],
+        &[1, 64, 1000, 4096],
+        0.02,
+    )
+    .map_err(tc)?;
+    rig.client_drain(120_000).map_err(tc)?;
+    rig.run_reads(0, &[1]).map_err(tc)?;
+    let ok = rig
+        .client_done
+        .iter()
+        .filter(|(_, s)| *s == Status::Ok)
+        .count();
+    println!(
+        "RTL ops {:?}; client {} ops, {ok} OK; observer {:?}",
+        rig.stats,
+        rig.client_done.len(),
+        rig.obs.stats()
+    );
+    prop_assert!(rig.stats.ok >= 10, "{} RTL ops OK", rig.stats.ok);
+    prop_assert!(ok >= 10, "{} client READs OK", ok);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
 
