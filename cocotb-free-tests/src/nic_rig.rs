@@ -367,21 +367,8 @@ impl Rig {
             );
             self.rtl_keys.push(key);
             self.rtl_served.push(fill);
-            self.rrt(
-                RTL_REGION + i,
-                &RrtEntry {
-                    valid: 1,
-                    perm_remote_read: u8::from(i == 0),
-                    perm_remote_write: 1,
-                    perm_remote_rekey: u8::from(i == 0),
-                    perm_local_read: 0,
-                    perm_local_write: 0,
-                    owner_pid: CLIENT_PID,
-                    base_addr: base,
-                    size: RTL_SERVED_SIZE,
-                    key: crypto::key_to_u128(&key),
-                },
-            )?;
+            let e = self.served_entry(i, true);
+            self.rrt(RTL_REGION + i, &e)?;
         }
         let c = &mut self.sys.nics[1];
         for (index, base, size) in [
@@ -410,6 +397,28 @@ impl Rig {
                 .map_err(|e| fail(format!("client slot: {e}")))?;
         }
         Ok(())
+    }
+
+    /// The RRT entry of the RTL NIC's served region `RTL_REGION + i` (its key as the rig holds
+    /// it), valid or not.
+    pub fn served_entry(&self, i: u16, valid: bool) -> RrtEntry {
+        let key = self
+            .rtl_keys
+            .get(usize::from(i))
+            .copied()
+            .unwrap_or_default();
+        RrtEntry {
+            valid: u8::from(valid),
+            perm_remote_read: u8::from(i == 0),
+            perm_remote_write: 1,
+            perm_remote_rekey: u8::from(i == 0),
+            perm_local_read: 0,
+            perm_local_write: 0,
+            owner_pid: CLIENT_PID,
+            base_addr: RTL_SERVED_BASE + u64::from(i) * RTL_SERVED_SIZE,
+            size: RTL_SERVED_SIZE,
+            key: crypto::key_to_u128(&key),
+        }
     }
 
     /// The model client issues `op` on client slot `slot` to RTL region `region` (K_d derived

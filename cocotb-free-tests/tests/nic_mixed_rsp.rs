@@ -14,8 +14,8 @@
 //! agrees (it serves a WRITE only when the device shows its WR_RDREQ). Not covered yet: the NACK
 //! threshold (the observer assumes the device's queue occupancy exact, while the RTL's queue
 //! lets a READ go at service start and the shadow at its first host read, so a run near the
-//! threshold could diverge legally; `nic_rsp_req`-level tests are the place), region
-//! deregistration while requests are queued, concurrent REKEYs.
+//! threshold could diverge legally; the proof of `onerma_rsp_req` covers the compare), concurrent
+//! REKEYs (no write contexts yet).
 
 use onerma_layouts::{OpType, Status};
 use onerma_model::crypto::Key;
@@ -262,6 +262,56 @@ fn both_halves_at_once() -> Result<(), TestCaseError> {
     );
     prop_assert!(rig.stats.ok >= 10, "{} RTL ops OK", rig.stats.ok);
     prop_assert!(ok >= 10, "{} client READs OK", ok);
+    Ok(())
+}
+
+/// Deregistration and re-registration of the served region while READs to it are queued
+/// (§4.1, §4.2): 4 KB READs pile up behind the one iterative engine; the driver commits the
+/// region invalid (queued READs are discarded at their service by the `gen` check, their
+/// clients time out; new requests get AUTH_FAIL: no key), then valid again (a new `gen`: READs
+/// checked after it are served). The observer learns each commit as the driver does.
+#[test]
+fn reregistration_while_queued() -> Result<(), TestCaseError> {
+    let mut rig = Rig::new(16, fabric(16, false, false), memory(16, 4, 1.0), 1.0);
+    rig.setup().map_err(tc)?;
+    rig.serve_setup().map_err(tc)?;
+    rig.client_load(6_000, 4096, 1.0).map_err(tc)?;
+    let before = rig.client_done.len();
+    let off = rig.served_entry(0, false);
+    rig.rrt(RTL_REGION, &off).map_err(tc)?;
+    rig.client_load(3_000, 64, 0.05).map_err(tc)?;
+    let on = rig.served_entry(0, true);
+    rig.rrt(RTL_REGION, &on).map_err(tc)?;
+    let mid = rig.client_done.len();
+    rig.client_drain(120_000).map_err(tc)?;
+    let mid2 = rig.client_done.len();
+    rig.client_load(6_000, 1024, 0.05).map_err(tc)?;
+    rig.client_drain(120_000).map_err(tc)?;
+    rig.run_reads(0, &[1]).map_err(tc)?;
+    let count = |r: std::ops::Range<usize>, st: Status| {
+        rig.client_done[r].iter().filter(|(_, s)| *s == st).count()
+    };
+    let n = rig.client_done.len();
+    println!(
+        "before: {before} done; deregistered: {} AUTH_FAIL, {} TIMEOUT; after: {} OK of {}",
+        count(before..mid2, Status::RemoteAuthenticationFailure),
+        count(before..mid2, Status::Timeout),
+        count(mid2..n, Status::Ok),
+        n - mid2
+    );
+    prop_assert!(count(0..before, Status::Ok) > 0, "nothing served before");
+    prop_assert!(
+        count(before..mid2, Status::Timeout) > 0,
+        "no queued READ discarded"
+    );
+    prop_assert!(
+        count(before..mid, Status::RemoteAuthenticationFailure) > 0,
+        "no AUTH_FAIL while deregistered"
+    );
+    prop_assert!(
+        count(mid2..n, Status::Ok) == n - mid2,
+        "a READ after re-registration failed"
+    );
     Ok(())
 }
 
