@@ -88,7 +88,7 @@ fn read_cmd(cores: &Library, e: &Entry) -> Result<(String, String)> {
 }
 
 /// Cell counts of the top (including submodules) from the last `stat` in a yosys log.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Cells {
     pub lut4: u64,
     pub ccu2c: u64,
@@ -162,32 +162,65 @@ pub fn synth(only: &[String]) -> Result<()> {
         }
         all.into_iter().filter(|e| only.contains(&e.name)).collect()
     };
-    for e in chosen {
-        let t = Instant::now();
-        let log = out.join(format!("{}.log", e.name));
-        let (read, top) = read_cmd(&cores, &e)?;
-        let script = format!("{read}; synth_ecp5 -top {top}; stat");
-        println!("synth: {} ...", e.name);
-        match yosys(&script, &log).map(|text| parse_stat(&text)) {
-            Ok(Some(c)) if !c.latch => rows.push((e.name.clone(), c, elapsed(t))),
-            Ok(Some(_)) => {
-                println!(
-                    "synth: FAIL {}: latch inferred (see {})",
-                    e.name,
-                    crate::util::rel(&log)
-                );
+    // One yosys per entry, on every core at once; the NIC top (the longest by far) first so it
+    // never runs alone at the end. Rows are printed in the list's order.
+    let mut chosen = chosen;
+    if let Some(i) = chosen.iter().position(|e| e.name.starts_with("nic")) {
+        let e = chosen.remove(i);
+        chosen.insert(0, e);
+    }
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, chosen.len().max(1));
+    let queue = std::sync::Mutex::new(chosen.iter().enumerate());
+    type Outcome = std::result::Result<(Cells, String), String>;
+    let results: std::sync::Mutex<Vec<Option<Outcome>>> =
+        std::sync::Mutex::new(vec![None; chosen.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let next = match queue.lock() {
+                        Ok(mut q) => q.next(),
+                        Err(_) => None,
+                    };
+                    let Some((i, e)) = next else { break };
+                    let t = Instant::now();
+                    let log = out.join(format!("{}.log", e.name));
+                    println!("synth: {} ...", e.name);
+                    let r = read_cmd(&cores, e)
+                        .map_err(|err| err.to_string())
+                        .and_then(|(read, top)| {
+                            let script = format!("{read}; synth_ecp5 -top {top}; stat");
+                            yosys(&script, &log).map_err(|err| err.to_string())
+                        })
+                        .and_then(|text| match parse_stat(&text) {
+                            Some(c) if !c.latch => Ok((c, elapsed(t))),
+                            Some(_) => {
+                                Err(format!("latch inferred (see {})", crate::util::rel(&log)))
+                            }
+                            None => Err(format!("no `stat` output in {}", crate::util::rel(&log))),
+                        });
+                    if let Ok(mut v) = results.lock() {
+                        v[i] = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let results = results
+        .into_inner()
+        .map_err(|_| XtaskError::Failed("synth: a worker panicked".into()))?;
+    for (e, r) in chosen.iter().zip(results) {
+        match r {
+            Some(Ok((c, t))) => rows.push((e.name.clone(), c, t)),
+            Some(Err(why)) => {
+                println!("synth: FAIL {}: {why}", e.name);
                 failed.push(e.name.clone());
             }
-            Ok(None) => {
-                println!(
-                    "synth: FAIL {}: no `stat` output in {}",
-                    e.name,
-                    crate::util::rel(&log)
-                );
-                failed.push(e.name.clone());
-            }
-            Err(err) => {
-                println!("synth: FAIL {}: {err}", e.name);
+            None => {
+                println!("synth: FAIL {}: not run", e.name);
                 failed.push(e.name.clone());
             }
         }
