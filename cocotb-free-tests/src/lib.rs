@@ -12,6 +12,7 @@ pub mod bits;
 pub mod dma;
 #[cfg(feature = "crypto")]
 pub mod gcm;
+pub mod later;
 #[cfg(feature = "nic")]
 pub mod nic_rig;
 pub mod stream;

@@ -17,6 +17,7 @@
 use onerma_layouts::{Cmd, Hdr, MsgType, OpType, Status};
 use onerma_model::timing::rearm_cycles;
 use onerma_rtl_tests::bits::{be_to_words, from_words, to_words, words_to_be};
+use onerma_rtl_tests::later::Later;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -539,29 +540,6 @@ fn frame(rng: &mut StdRng, slots: usize, ops: &[Op], counter: &mut u64) -> (Hdr,
         _ => {}
     }
     (h, rng.random())
-}
-
-/// Scheduled answers: (due cycle, value), delivered in order once due.
-struct Later<T>(VecDeque<(u64, T)>);
-
-impl<T: Clone> Later<T> {
-    fn new() -> Self {
-        Later(VecDeque::new())
-    }
-    fn push(&mut self, due: u64, v: T) {
-        // In order: never before the previous entry.
-        let due = self.0.back().map_or(due, |(d, _)| due.max(*d));
-        self.0.push_back((due, v));
-    }
-    fn peek(&self, now: u64) -> Option<T> {
-        self.0
-            .front()
-            .filter(|(d, _)| *d <= now)
-            .map(|(_, v)| v.clone())
-    }
-    fn pop(&mut self) {
-        self.0.pop_front();
-    }
 }
 
 #[derive(Default)]
