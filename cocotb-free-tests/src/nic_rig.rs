@@ -243,6 +243,8 @@ pub struct Rig {
     rekeys: Vec<Option<(u16, Key)>>,
     /// Per slot: the end of the source bytes of its last WRITE / REKEY ([`Rig::load_source`]).
     src_end: Vec<u64>,
+    /// The RTL NIC's configuration as programmed (and as the observer's shadow has it).
+    cfg: NicConfig,
     /// The RTL NIC's served regions: their keys and contents (the rig's own copy).
     pub rtl_keys: Vec<Key>,
     pub rtl_served: Vec<Vec<u8>>,
@@ -269,9 +271,20 @@ pub struct ClientOp {
 
 impl Rig {
     pub fn new(seed: u64, fabric: FabricConfig, mem_cfg: MemConfig, p_tx_ready: f64) -> Self {
+        Self::with_config(seed, fabric, mem_cfg, p_tx_ready, rtl_config())
+    }
+
+    /// [`Rig::new`] with the RTL NIC's registers (and the model's view of them) from `rcfg`,
+    /// a variant of [`rtl_config`] (the top's parameters must stay as they are).
+    pub fn with_config(
+        seed: u64,
+        fabric: FabricConfig,
+        mem_cfg: MemConfig,
+        p_tx_ready: f64,
+        rcfg: NicConfig,
+    ) -> Self {
         let mut m = Dut::new();
         m.reset(2);
-        let rcfg = rtl_config();
         let scfg = server_config();
         let mut sys = System::new(vec![rcfg.clone(), scfg], fabric).expect("system");
         sys.set_external(0).expect("external NIC 0");
@@ -303,6 +316,7 @@ impl Rig {
             }
         }
         let obs = Observer::new(&rcfg, ObserverConfig::for_nic(&rcfg), None).expect("observer");
+        let cfg = rcfg.clone();
         let thr = |s: u64| Throttle::new(seed ^ s, 1.0).expect("throttle");
         Self {
             m,
@@ -340,6 +354,7 @@ impl Rig {
             p_rekey: 0.0,
             rekeys: vec![None; usize::from(SLOTS)],
             src_end: vec![0; usize::from(SLOTS)],
+            cfg,
             rtl_keys: Vec::new(),
             rtl_served: Vec::new(),
             served_ranges: Vec::new(),
@@ -643,7 +658,7 @@ impl Rig {
 
     /// Registers, regions and slots, as a driver would program them.
     pub fn setup(&mut self) -> Result<(), RigError> {
-        let c = rtl_config();
+        let c = self.cfg.clone();
         for (a, v) in [
             (regs::nic_addr::ADDR, c.nic_addr),
             (regs::clk_period_ps::ADDR, c.clk_period_ps),

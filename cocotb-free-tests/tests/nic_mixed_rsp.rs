@@ -11,16 +11,18 @@
 //!
 //! The RTL NIC serves READs; WRITE and REKEY requests pass the checks and are queued but not
 //! served (no write context is built yet), so their client times out; the observer's shadow
-//! agrees (it serves a WRITE only when the device shows its WR_RDREQ). Not covered yet: the NACK
-//! threshold (the observer assumes the device's queue occupancy exact, while the RTL's queue
+//! agrees (it serves a WRITE only when the device shows its WR_RDREQ). Not covered yet: a NACK
+//! threshold above 0 (the observer assumes the device's queue occupancy exact, while the RTL's queue
 //! lets a READ go at service start and the shadow at its first host read, so a run near the
 //! threshold could diverge legally; the proof of `onerma_rsp_req` covers the compare), concurrent
 //! REKEYs (no write contexts yet).
 
 use onerma_layouts::{OpType, Status};
+use onerma_model::NicConfig;
 use onerma_model::crypto::Key;
 use onerma_rtl_tests::nic_rig::{
     ClientOp, RTL_REGION, RTL_SERVED_BASE, RTL_SERVED_SIZE, Rig, RigError, SLOTS, fabric, memory,
+    rtl_config,
 };
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -312,6 +314,52 @@ fn reregistration_while_queued() -> Result<(), TestCaseError> {
         count(mid2..n, Status::Ok) == n - mid2,
         "a READ after re-registration failed"
     );
+    Ok(())
+}
+
+/// NACK (§7.2 step 4) with `nack_depth` 0: every request that authenticates and passes the
+/// access rules is answered NACK under K_d (the queue count, 0, is at the depth), and its client
+/// completes NACK. With depth 0 the decision does not depend on when the count is sampled, so
+/// the observer's shadow (which compares its own count) must agree exactly; requests failing
+/// the earlier checks still get AUTH_FAIL or ACCESS_ERR.
+#[test]
+fn nack_at_depth_zero() -> Result<(), TestCaseError> {
+    let cfg = NicConfig {
+        nack_depth: 0,
+        ..rtl_config()
+    };
+    let mut rig = Rig::with_config(17, fabric(17, false, false), memory(17, 4, 1.0), 1.0, cfg);
+    rig.setup().map_err(tc)?;
+    rig.serve_setup().map_err(tc)?;
+    let key = rig.rtl_keys[0];
+    let cases = [
+        (read(0, RTL_REGION, 0, 64), key, Status::Nack),
+        (read(1, RTL_REGION, 5000, 4096), key, Status::Nack),
+        (
+            read(2, RTL_REGION, 0, 64),
+            [0x33; 16],
+            Status::RemoteAuthenticationFailure,
+        ),
+        (
+            read(3, RTL_REGION + 1, 0, 64),
+            rig.rtl_keys[1],
+            Status::RemoteAccessError,
+        ),
+    ];
+    for (op, k, _) in &cases {
+        rig.client_op(op.clone(), *k).map_err(tc)?;
+    }
+    rig.client_drain(60_000).map_err(tc)?;
+    rig.run_reads(0, &[1]).map_err(tc)?;
+    for (op, _, want) in &cases {
+        let got = rig
+            .client_done
+            .iter()
+            .find(|(o, _)| o == op)
+            .map(|(_, s)| *s);
+        prop_assert_eq!(got, Some(*want), "{:?}", op);
+    }
+    prop_assert_eq!(rig.stats.tx_payload, 0);
     Ok(())
 }
 
