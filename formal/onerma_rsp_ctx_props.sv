@@ -40,6 +40,8 @@ module onerma_rsp_ctx_props #(
   input logic [63:0]          asg_counter_i,
   input logic                 sj_drop_i,
   input logic [CtxW-1:0]      sj_drop_ctx_i,
+  input logic                 sent_i,
+  input logic [CtxW-1:0]      sent_ctx_i,
   input logic                 hdr_valid_i,
   input logic                 hdr_ready_o,
   input onerma_pkg::hdr_t     hdr_i,
@@ -147,6 +149,8 @@ module onerma_rsp_ctx_props #(
     .data_i({ins_region_o, ins_gen_o, ins_key_gen_o, ins_ctx_o}));
 
   // ---- Port events of context c.
+  logic sent_c;
+  assign sent_c  = sent_i && sent_ctx_i == c;
   logic srv_c, sjf_c, sjf_rq, sjf_cm, asg_c, drop_c, hdr_fire, ojf_c, res_c, resf_c;
   logic uwf_c, uwd_c, hwf_c, hr_c, insf_c, insd_c, free_c;
   assign srv_c   = srv_valid_i && srv_ready_o && onerma_rsp_ctx.free_idx == c;
@@ -169,7 +173,7 @@ module onerma_rsp_ctx_props #(
   assign free_c  = onerma_rsp_ctx.fr_valid && onerma_rsp_ctx.fr_pick == c;
 
   // ---- Shadows of c.
-  logic        busy_q, rq_q, sjo_q, live_q, cm_q, err_q, rekey_q;
+  logic        busy_q, rq_q, sjo_q, snd_q, live_q, cm_q, err_q, rekey_q;
   logic [63:0] ctr_q, base_q, off_q;
   logic [15:0] len_q, region_q, gen_q;
   logic [7:0]  kg_q;
@@ -189,6 +193,7 @@ module onerma_rsp_ctx_props #(
       busy_q  <= 1'b0;
       rq_q    <= 1'b0;
       sjo_q   <= 1'b0;
+      snd_q   <= 1'b0;
       live_q  <= 1'b0;
       cm_q    <= 1'b0;
       err_q   <= 1'b0;
@@ -204,6 +209,7 @@ module onerma_rsp_ctx_props #(
       if (srv_c) begin
         busy_q <= 1'b1;
         rq_q   <= 1'b1;
+        snd_q  <= 1'b0;
         live_q <= 1'b0;
         cm_q   <= 1'b0;
         err_q  <= 1'b0;
@@ -213,7 +219,11 @@ module onerma_rsp_ctx_props #(
       if (sjf_cm) cm_q <= 1'b1;
       if (sjf_c) sjo_q <= 1'b1;
       if (asg_c || drop_c) sjo_q <= 1'b0;
-      if (asg_rq) live_q <= 1'b1;
+      if (asg_rq) snd_q <= 1'b1;
+      if (sent_c) begin
+        snd_q  <= 1'b0;
+        live_q <= 1'b1;
+      end
       if (ojf_c) eng_q[j_chunk] <= 1'b1;
       if (resf_c) begin
         eng_q[r_chunk]    <= 1'b0;
@@ -284,6 +294,8 @@ module onerma_rsp_ctx_props #(
     // The sealer: one counter or discard per job taken, in its cycle or later.
     if (asg_c || drop_c) assume (sjo_q || sjf_c);
     assume (!(asg_c && drop_c));
+    // The sealer sends a WR_RDREQ it gave a counter, once, in a later cycle.
+    if (sent_c) assume (snd_q);
     // The opener: results only of jobs it took.
     if (res_c) assume (eng_q[r_chunk]);
     // The window: done only for an unwind it took.
@@ -299,7 +311,7 @@ module onerma_rsp_ctx_props #(
     if (sj_c) begin
       assert (busy_q);
       if (sj_meta_o[CtxW]) begin
-        assert (!cm_q && !any_fly && !rq_q && !sjo_q && live_q);
+        assert (!cm_q && !any_fly && !rq_q && !sjo_q && !snd_q && live_q);
         assert (sj_hdr_o.msg_type == MsgTypeWrCmpl);
         assert (sj_hdr_o.status == (err_q ? StatusRemoteAccessError : StatusOk));
         assert (sj_hdr_o.prev_counter == ctr_q);
@@ -311,7 +323,7 @@ module onerma_rsp_ctx_props #(
       assert (sj_hdr_o.ctx == 16'(c));
     end
     if (free_c) begin
-      assert (busy_q && !any_fly && !rq_q && !sjo_q);
+      assert (busy_q && !any_fly && !rq_q && !sjo_q && !snd_q);
       assert (refund_lines_o == 7'((len_q + 16'd63) >> 6));
     end
     if (refund_valid_o) assert (onerma_rsp_ctx.fr_valid);
@@ -390,6 +402,45 @@ module onerma_rsp_ctx_props #(
   assign sjreg_rq = sjreg_c && !onerma_rsp_ctx.sj_kind_q;
   assign sjreg_cm = sjreg_c && onerma_rsp_ctx.sj_kind_q;
 
+  // The WR_RDREQ order FIFO: c is in it (once) iff c owes its WR_RDREQ.
+  localparam int unsigned RdqAw = (NumCtx > 1) ? $clog2(NumCtx) : 1;
+  logic [$clog2(NumCtx + 1)-1:0] rdq_n, rqo_n;
+  always_comb begin
+    rqo_n = '0;
+    for (int i = 0; i < NumCtx; i++) rqo_n = rqo_n + $clog2(NumCtx + 1)'(onerma_rsp_ctx.rqo_q[i]);
+  end
+  always_comb begin
+    rdq_n = '0;
+    for (int i = 0; i < NumCtx; i++) begin
+      if ($clog2(NumCtx + 1)'(i) < onerma_rsp_ctx.u_rdq.count_q &&
+          onerma_rsp_ctx.u_rdq.mem_q[RdqAw'(onerma_rsp_ctx.u_rdq.rptr_q + RdqAw'(i))] == c)
+        rdq_n = rdq_n + 1'b1;
+    end
+  end
+
+  always_comb if (rst_ni) begin
+    assert (onerma_rsp_ctx.u_rdq.count_q <= $clog2(NumCtx + 1)'(NumCtx));
+    assert (onerma_rsp_ctx.u_rdq.wptr_q ==
+            RdqAw'(onerma_rsp_ctx.u_rdq.rptr_q + RdqAw'(onerma_rsp_ctx.u_rdq.count_q)));
+    assert (rdq_n == $clog2(NumCtx + 1)'(onerma_rsp_ctx.rqo_q[c]));
+    assert (onerma_rsp_ctx.u_rdq.count_q == rqo_n);
+    for (int i = 0; i < NumCtx; i++) begin
+      if (onerma_rsp_ctx.rqo_q[i])
+        assert (onerma_rsp_ctx.use_q[i] && !onerma_rsp_ctx.fin_q[i] && !onerma_rsp_ctx.endg_q[i]);
+    end
+    // Entries: distinct contexts, each owing its WR_RDREQ.
+    for (int i = 0; i < NumCtx; i++) begin
+      if ($clog2(NumCtx + 1)'(i) < onerma_rsp_ctx.u_rdq.count_q) begin
+        assert (onerma_rsp_ctx.rqo_q[onerma_rsp_ctx.u_rdq.mem_q[RdqAw'(onerma_rsp_ctx.u_rdq.rptr_q + RdqAw'(i))]]);
+        for (int j = i + 1; j < NumCtx; j++) begin
+          if ($clog2(NumCtx + 1)'(j) < onerma_rsp_ctx.u_rdq.count_q)
+            assert (onerma_rsp_ctx.u_rdq.mem_q[RdqAw'(onerma_rsp_ctx.u_rdq.rptr_q + RdqAw'(i))] !=
+                    onerma_rsp_ctx.u_rdq.mem_q[RdqAw'(onerma_rsp_ctx.u_rdq.rptr_q + RdqAw'(j))]);
+        end
+      end
+    end
+  end
+
   always_comb if (rst_ni) begin
     // FIFO pointers and counts.
     assert (onerma_rsp_ctx.u_uwq.count_q <= 3'd4);
@@ -406,6 +457,11 @@ module onerma_rsp_ctx_props #(
     assert (!(onerma_rsp_ctx.rqo_q[c] && onerma_rsp_ctx.cmo_q[c]));
     assert (onerma_rsp_ctx.sjf_q[c] == sjo_q);
     assert (onerma_rsp_ctx.live_q[c] == live_q);
+    assert (onerma_rsp_ctx.snd_q[c] == snd_q);
+    if (snd_q) assert (busy_q && !live_q && !rq_q && !sjo_q && !cm_q && !any_fly && !err_q &&
+                       !onerma_rsp_ctx.endg_q[c] && !onerma_rsp_ctx.exp_q[c] &&
+                       !onerma_rsp_ctx.late_q[c] && dn_q == '0);
+    if (live_q) assert (!rq_q);
     assert (onerma_rsp_ctx.err_q[c] == err_q);
     if (sjreg_c) assert (busy_q && !sjo_q);
     if (rq_q) assert (busy_q && !sjo_q && !live_q && !cm_q && !onerma_rsp_ctx.endg_q[c]);
@@ -427,7 +483,7 @@ module onerma_rsp_ctx_props #(
     if (busy_q && !onerma_rsp_ctx.endg_q[c]) assert (!onerma_rsp_ctx.fin_q[c] && !cm_q &&
                                                      !onerma_rsp_ctx.cmo_q[c]);
     if (!busy_q) assert (!onerma_rsp_ctx.fin_q[c] && !rq_q && !onerma_rsp_ctx.cmo_q[c] &&
-                         !any_fly && !sjo_q && !sjreg_c);
+                         !any_fly && !sjo_q && !sjreg_c && !snd_q);
     if (busy_q) begin
       assert (onerma_rsp_ctx.req_mem[c].length == len_q);
       assert (onerma_rsp_ctx.req_mem[c].offset == off_q);
@@ -442,7 +498,7 @@ module onerma_rsp_ctx_props #(
       if (rekey_q) assert (len_q == 16'd16);
       assert ((onerma_rsp_ctx.req_mem[c].op_type == OpTypeRekey) == rekey_q);
     end
-    if (live_q) assert (onerma_rsp_ctx.rdctr_mem[c] == ctr_q);
+    if (live_q || snd_q) assert (onerma_rsp_ctx.rdctr_mem[c] == ctr_q);
     if (any_fly) assert (live_q && busy_q);
     if (busy_q && dn_q != '0) assert (live_q);
     // Chunks.

@@ -122,6 +122,9 @@ pub fn server_config() -> NicConfig {
         // As a client of the RTL NIC: a 4 KB READ served through its one iterative engine.
         op_timeout: 40_000,
         dispatch_timeout: 30_000,
+        // Accepts the RTL NIC's hold (`rtl_config`: its RxCryptoMax covers 4 KB of WR_DATA
+        // through the one iterative engine).
+        max_hold_ns: 200_000,
         ..NicConfig::default()
     }
 }
@@ -194,6 +197,9 @@ pub struct Stats {
     pub tx_payload: u64,
     /// Host read beats answered SLVERR or DECERR.
     pub read_errors: u64,
+    /// Client READ / WRITE completions whose bytes the rig did not check: a concurrent WRITE
+    /// overlapped them (the observer checked them).
+    pub raced_checks: u64,
 }
 
 pub struct Rig {
@@ -257,6 +263,15 @@ pub struct Rig {
     pub client_ops: Vec<Option<ClientOp>>,
     /// Their completions, in order: (op, status).
     pub client_done: Vec<(ClientOp, Status)>,
+    /// Per client slot: the source bytes of its WRITE / REKEY in flight (the new key for a
+    /// REKEY), in NIC 1's memory at the slot's buffer.
+    client_src: Vec<Vec<u8>>,
+    /// Per client slot: the cycle its REKEY was submitted.
+    client_t_sub: Vec<u64>,
+    /// Served REKEYs that completed OK: (submission, completion) cycles.
+    pub rekey_spans: Vec<(u64, u64)>,
+    /// Served WRITEs completed: (op, submission, completion).
+    write_spans: Vec<(ClientOp, u64, u64)>,
 }
 
 /// An op the model client (NIC 1) issued to the RTL NIC.
@@ -361,6 +376,10 @@ impl Rig {
             served_chunk_end: None,
             client_ops: vec![None; usize::from(SLOTS)],
             client_done: Vec::new(),
+            client_src: vec![Vec::new(); usize::from(SLOTS)],
+            client_t_sub: vec![0; usize::from(SLOTS)],
+            rekey_spans: Vec::new(),
+            write_spans: Vec::new(),
         }
     }
 
@@ -467,6 +486,15 @@ impl Rig {
         if self.client_ops.get(slot).is_none_or(Option::is_some) {
             return Err(fail(format!("client slot {slot} busy")));
         }
+        if op.op != OpType::Read {
+            // WRITE data or the new key, random, in the client's buffer until the completion.
+            let src: Vec<u8> = (0..op.len).map(|_| self.rng.random()).collect();
+            if let Some(m) = self.sys.nics[1].mem_mut() {
+                m.write(CLIENT_BUF_BASE + u64::from(op.slot) * 8192, &src);
+            }
+            self.client_src[slot] = src;
+        }
+        self.client_t_sub[slot] = self.cycle;
         self.client_ops[slot] = Some(op.clone());
         self.sys.schedule_submit(self.cycle, 1, op.slot, bytes);
         Ok(())
@@ -492,7 +520,20 @@ impl Rig {
                     let Some(op) = self.client_ops.get_mut(slot).and_then(Option::take) else {
                         return Err(fail(format!("client completion of idle slot {slot}")));
                     };
-                    if c.cpl.status == Status::Ok && op.op == OpType::Read {
+                    if op.op != OpType::Read {
+                        self.client_write_done(&op, c.cpl.status)?;
+                    }
+                    if op.op == OpType::Write {
+                        self.write_spans
+                            .push((op.clone(), self.client_t_sub[slot], self.cycle));
+                    }
+                    let t_sub = self.client_t_sub[slot];
+                    if c.cpl.status == Status::Ok
+                        && op.op == OpType::Read
+                        && self.raced(&op, t_sub)
+                    {
+                        self.stats.raced_checks += 1;
+                    } else if c.cpl.status == Status::Ok && op.op == OpType::Read {
                         let i = usize::from(op.region - RTL_REGION);
                         let off = op.offset as usize;
                         let want = &self.rtl_served[i][off..off + usize::from(op.len)];
@@ -516,6 +557,92 @@ impl Rig {
             }
         }
         Ok(())
+    }
+
+    /// Whether a served WRITE overlapping `op`'s bytes was in flight at some time since `t_sub`
+    /// (`op`'s submission): `op`'s bytes are then a legal mix the rig's copy does not know (the
+    /// observer, which sees every host write in order, checks them exactly).
+    fn raced(&self, op: &ClientOp, t_sub: u64) -> bool {
+        let hits = |w: &ClientOp| {
+            w.op == OpType::Write
+                && w.region == op.region
+                && w.slot != op.slot
+                && w.offset < op.offset + u64::from(op.len)
+                && op.offset < w.offset + u64::from(w.len)
+        };
+        self.client_ops.iter().flatten().any(hits)
+            || self
+                .write_spans
+                .iter()
+                .any(|(w, _, done)| *done >= t_sub && hits(w))
+    }
+
+    /// A served WRITE / REKEY completed at the client. WRITE OK: the RTL NIC's host memory holds
+    /// the source bytes (checked here; the observer checked each host write as it happened),
+    /// and the rig's copy of the region takes them. Another status: what was written is what
+    /// the observer accepted, so the rig's copy of the range is taken from host memory. REKEY
+    /// OK: the rig's key of the region becomes the new key.
+    fn client_write_done(&mut self, op: &ClientOp, st: Status) -> Result<(), RigError> {
+        let Some(i) = op.region.checked_sub(RTL_REGION).map(usize::from) else {
+            return Ok(());
+        };
+        if i >= self.rtl_served.len() {
+            return Ok(());
+        }
+        let src = std::mem::take(&mut self.client_src[usize::from(op.slot)]);
+        match op.op {
+            OpType::Write => {
+                let off = op.offset as usize;
+                let end = off + usize::from(op.len);
+                if end > self.rtl_served[i].len() {
+                    return Ok(());
+                }
+                let at = (RTL_SERVED_BASE + i as u64 * RTL_SERVED_SIZE) as usize + off;
+                let host = self.mem.bytes()[at..at + usize::from(op.len)].to_vec();
+                let t_sub = self.client_t_sub[usize::from(op.slot)];
+                if self.raced(op, t_sub) {
+                    self.stats.raced_checks += 1;
+                } else if st == Status::Ok && host != src {
+                    return Err(fail(format!(
+                        "client WRITE {op:?} OK, but host memory differs from its data"
+                    )));
+                }
+                self.rtl_served[i][off..end].copy_from_slice(&host);
+            }
+            OpType::Rekey if st == Status::Ok => {
+                let key: Key = src
+                    .get(..16)
+                    .and_then(|k| k.try_into().ok())
+                    .ok_or_else(|| fail("REKEY source shorter than a key"))?;
+                self.rtl_keys[i] = key;
+                let t = self.client_t_sub[usize::from(op.slot)];
+                self.rekey_spans.push((t, self.cycle));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// With `ONERMA_RIG_VCD=path:from:to`, a VCD of the top for cycles `[from, to)` (debugging).
+    fn vcd_window(&mut self) {
+        let Some(v) = std::env::var_os("ONERMA_RIG_VCD") else {
+            return;
+        };
+        let v = v.to_string_lossy().into_owned();
+        let mut it = v.rsplitn(3, ':');
+        let (Some(to), Some(from), Some(path)) = (it.next(), it.next(), it.next()) else {
+            return;
+        };
+        let (Ok(from), Ok(to)) = (from.parse::<u64>(), to.parse::<u64>()) else {
+            return;
+        };
+        if self.cycle == from {
+            if let Err(e) = self.m.trace_start(std::path::Path::new(path)) {
+                eprintln!("vcd: {e}");
+            }
+        } else if self.cycle == to {
+            self.m.trace_stop();
+        }
     }
 
     /// Closed loop for `cycles`: each free client slot gets a READ of `len` bytes at a random
@@ -571,22 +698,25 @@ impl Rig {
         Ok(())
     }
 
-    /// Host read errors in the RTL NIC's memory: `ranges` answer SLVERR (or DECERR) to reads,
-    /// in the AXI memory model and in the observer's shadow alike. Call before the first step.
-    pub fn read_errors(&mut self, ranges: &[(u64, u64, bool)]) {
+    /// Host access errors in the RTL NIC's memory: `ranges` answer SLVERR (or DECERR) to reads
+    /// and writes, in the AXI memory model and in the observer's shadow alike. Call before the first step.
+    pub fn host_errors(&mut self, ranges: &[(u64, u64, bool)]) {
         for &(start, end, slv) in ranges {
             self.mem
                 .add_error(start..end, if slv { Resp::SlvErr } else { Resp::DecErr });
-            self.obs.error_range(onerma_model::ErrorRange {
-                start,
-                end,
-                error: if slv {
-                    onerma_model::DmaError::SlvErr
-                } else {
-                    onerma_model::DmaError::DecErr
-                },
-                reads: true,
-            });
+            // The AXI memory answers reads and writes of the range alike.
+            for reads in [true, false] {
+                self.obs.error_range(onerma_model::ErrorRange {
+                    start,
+                    end,
+                    error: if slv {
+                        onerma_model::DmaError::SlvErr
+                    } else {
+                        onerma_model::DmaError::DecErr
+                    },
+                    reads,
+                });
+            }
         }
     }
 
@@ -666,6 +796,7 @@ impl Rig {
             (regs::op_timeout::ADDR, c.op_timeout as u32),
             (regs::server_timeout::ADDR, c.server_timeout as u32),
             (regs::max_hold_ns::ADDR, c.max_hold_ns),
+            (regs::hold_ns::ADDR, c.hold_ns()),
             (regs::inq_max_age::ADDR, c.inq_max_age as u32),
             (regs::nack_depth::ADDR, u32::from(c.nack_depth)),
         ] {
@@ -896,6 +1027,7 @@ impl Rig {
 
     /// One clock cycle of everything.
     pub fn step(&mut self) -> Result<(), RigError> {
+        self.vcd_window();
         let (mo, so, _lo) = self.drive();
         let cyc = self.cycle;
         // Configuration and command buses.
@@ -1130,8 +1262,14 @@ impl Rig {
         while let Some((c, e)) = self.ev.pop_until(until) {
             let r = match e {
                 ObsEv::Cmd { slot, bytes, ok } => self.obs.cmd_write(c, slot, 0, &bytes, ok),
-                ObsEv::Receive(f) => self.obs.receive(c, &f).map(|_| ()),
-                ObsEv::Frame(f) => self.obs.seen(c, Seen::Frame(&f)),
+                ObsEv::Receive(f) => {
+                    trace(c, "in ", &f);
+                    self.obs.receive(c, &f).map(|_| ())
+                }
+                ObsEv::Frame(f) => {
+                    trace(c, "out", &f);
+                    self.obs.seen(c, Seen::Frame(&f))
+                }
                 ObsEv::Write { addr, data } => {
                     self.obs.seen(c, Seen::HostWrite { addr, data: &data })
                 }
@@ -1221,6 +1359,32 @@ impl Rig {
             .finish(self.cycle)
             .map_err(|e| fail(format!("observer at the end: {e}")))?;
         Ok(())
+    }
+}
+
+/// With `ONERMA_RIG_TRACE` set, every frame the RTL NIC receives and sends, one line each
+/// (debugging a divergence the observer reports).
+fn trace(cycle: u64, dir: &str, f: &[u8]) {
+    if std::env::var_os("ONERMA_RIG_TRACE").is_none() {
+        return;
+    }
+    match f.get(..64).map(onerma_layouts::Hdr::from_bytes) {
+        Some(Ok(h)) => eprintln!(
+            "{cycle:>8} {dir} {:?} src {:#x} slot {} region {} ctx {} off {} len {} chunk {}+{} ctr {:#x} prev {:#x} st {:?}",
+            h.msg_type,
+            h.src_nic,
+            h.slot,
+            h.region,
+            h.ctx,
+            h.offset,
+            h.length,
+            h.chunk_offset,
+            h.chunk_len,
+            h.counter,
+            h.prev_counter,
+            h.status
+        ),
+        _ => eprintln!("{cycle:>8} {dir} {} bytes, no header", f.len()),
     }
 }
 

@@ -212,6 +212,7 @@ impl Bench {
             "server_timeout" => m.server_timeout_o(),
             "inq_max_age" => m.inq_max_age_o(),
             "max_hold_ns" => m.max_hold_ns_o(),
+            "hold_ns" => m.hold_ns_o(),
             "nack_depth" => u32::from(m.nack_depth_o()),
             _ => return None,
         })
@@ -257,6 +258,7 @@ fn reset_values_match_the_rdl_and_the_protocol_defaults() {
         (&regs::server_timeout::REG, 2000),
         (&regs::inq_max_age::REG, 3750),
         (&regs::max_hold_ns::REG, 14200),
+        (&regs::hold_ns::REG, 14158),
         (&regs::nack_depth::REG, 16),
         (&regs::clk_period_ps::REG, 4000),
     ] {

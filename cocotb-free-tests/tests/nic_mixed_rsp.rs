@@ -9,13 +9,10 @@
 //! observer, the client's completions are checked: the status the request checks must give,
 //! and for a READ that completed OK, the landed bytes against the rig's copy of the region.
 //!
-//! The RTL NIC serves READs; WRITE and REKEY requests pass the checks and are queued but not
-//! served (no write context is built yet), so their client times out; the observer's shadow
-//! agrees (it serves a WRITE only when the device shows its WR_RDREQ). Not covered yet: a NACK
-//! threshold above 0 (the observer assumes the device's queue occupancy exact, while the RTL's queue
-//! lets a READ go at service start and the shadow at its first host read, so a run near the
-//! threshold could diverge legally; the proof of `onerma_rsp_req` covers the compare), concurrent
-//! REKEYs (no write contexts yet).
+//! Served WRITEs and REKEYs have their own file, `nic_mixed_wr.rs`. Not covered yet: a NACK
+//! threshold above 0 (the observer assumes the device's queue occupancy exact, while the RTL's
+//! queue lets a READ go at service start and the shadow at its first host read, so a run near
+//! the threshold could diverge legally; the proof of `onerma_rsp_req` covers the compare).
 
 use onerma_layouts::{OpType, Status};
 use onerma_model::NicConfig;
@@ -68,7 +65,7 @@ fn serves_reads_of_each_size() -> Result<(), TestCaseError> {
 
 /// The request checks (§7.2): an unregistered region and a wrong key give AUTH_FAIL, a region
 /// without the remote permission (READ, REKEY) and a READ past the region's end give ACCESS_ERR,
-/// and a WRITE that passes the checks is queued, never served and times out at the client. (A
+/// and a WRITE that passes the checks is served (OK; served WRITEs: `nic_mixed_wr.rs`). (A
 /// REKEY with a nonzero offset never leaves a model client: its submission check refuses it.) Each reply is checked by the observer; each status here.
 #[test]
 fn request_checks() -> Result<(), TestCaseError> {
@@ -114,7 +111,7 @@ fn request_checks() -> Result<(), TestCaseError> {
                 len: 64,
             },
             rig.rtl_keys[1],
-            Status::Timeout,
+            Status::Ok,
         ),
         (read(6, RTL_REGION, 100, 200), key, Status::Ok),
     ];
@@ -142,7 +139,7 @@ fn request_checks() -> Result<(), TestCaseError> {
 fn served_read_errors() -> Result<(), TestCaseError> {
     let mut rig = Rig::new(13, fabric(13, false, false), memory(13, 4, 1.0), 1.0);
     let b = RTL_SERVED_BASE;
-    rig.read_errors(&[
+    rig.host_errors(&[
         (b + 2048 + 500, b + 2048 + 510, true),
         (b + 8192, b + 8200, false),
     ]);
@@ -388,7 +385,7 @@ proptest! {
                     (a, a + rng.random_range(1..64), i != 1)
                 })
                 .collect();
-            rig.read_errors(&ranges);
+            rig.host_errors(&ranges);
         }
         rig.setup().map_err(tc)?;
         rig.serve_setup().map_err(tc)?;

@@ -58,6 +58,8 @@ trait Dut {
     fn asg(&self) -> Option<(u8, u64)>;
     /// meta while drop_o.
     fn dropped(&self) -> Option<u8>;
+    /// meta while sent_valid_o.
+    fn sent(&self) -> Option<u8>;
     /// (bytes in lane order, tkeep, tlast) while tvalid.
     fn axis(&self) -> Option<(Vec<u8>, u64, bool)>;
     /// (descriptor handshake, din_valid, din_ready) between sealer and pool.
@@ -103,6 +105,9 @@ macro_rules! dut {
             }
             fn dropped(&self) -> Option<u8> {
                 (self.drop_o() != 0).then(|| self.drop_meta_o())
+            }
+            fn sent(&self) -> Option<u8> {
+                (self.sent_valid_o() != 0).then(|| self.sent_meta_o())
             }
             fn pay_ready(&self) -> bool {
                 self.pay_ready_o() != 0
@@ -308,6 +313,8 @@ impl<D: Dut> Bench<D> {
         let mut descs = 0usize;
         let mut frames: Vec<Vec<u8>> = Vec::new();
         let mut frame_ends = Vec::new();
+        // The meta `sent_*` named at each frame's last beat.
+        let mut sent_metas = Vec::new();
         let mut drops = 0usize;
         let start = self.cycle;
         let mut idle = 0u64;
@@ -441,6 +448,16 @@ impl<D: Dut> Bench<D> {
             self.axis_rule
                 .check(self.cycle, ax.is_some(), tready, &data)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let sent = self.dut.sent();
+            prop_assert_eq!(
+                sent.is_some(),
+                ax.as_ref().is_some_and(|a| a.2) && tready,
+                "cycle {}: sent_valid_o not exactly at a frame's last beat",
+                self.cycle
+            );
+            if let Some(m) = sent {
+                sent_metas.push(m);
+            }
             if let Some((bytes, keep, last)) = ax.filter(|_| tready) {
                 let all = if D::BYTES == 64 {
                     u64::MAX
@@ -496,7 +513,7 @@ impl<D: Dut> Bench<D> {
         self.dut.drive_job(None);
         prop_assert!(self.din.is_empty(), "din beats missing at the end");
         prop_assert_eq!(descs, order.len(), "one descriptor per job not dropped");
-        self.check_frames(jobs, accepted, &frames)?;
+        self.check_frames(jobs, accepted, &frames, &sent_metas)?;
         Ok(Outcome { frame_ends, drops })
     }
 
@@ -506,7 +523,9 @@ impl<D: Dut> Bench<D> {
         jobs: &[Job],
         mut accepted: BTreeMap<u64, usize>,
         frames: &[Vec<u8>],
+        sent_metas: &[u8],
     ) -> Result<(), TestCaseError> {
+        prop_assert_eq!(sent_metas.len(), frames.len(), "one sent pulse per frame");
         let mut crypto = Crypto::new(false);
         for (n, f) in frames.iter().enumerate() {
             prop_assert!(f.len() >= HDR + TAG, "frame {}: {} bytes", n, f.len());
@@ -519,6 +538,7 @@ impl<D: Dut> Bench<D> {
                 ))
             })?;
             let job = &jobs[j];
+            prop_assert_eq!(sent_metas[n], job.meta, "frame {}: sent_meta_o", n);
             let len = job.payload.len();
             prop_assert_eq!(f.len(), HDR + len + TAG, "frame {}: length", n);
             let mut hdr = job.hdr;

@@ -79,6 +79,7 @@ module onerma_csr
   output logic [31:0]          server_timeout_o,
   output logic [31:0]          inq_max_age_o,
   output logic [31:0]          max_hold_ns_o,
+  output logic [31:0]          hold_ns_o,
   output logic [15:0]          nack_depth_o,
 
   // Slot programming: one-cycle pulse with the committed configuration.
@@ -299,6 +300,7 @@ module onerma_csr
   assign server_timeout_o   = hwif_out.server_timeout.value.value;
   assign inq_max_age_o      = hwif_out.inq_max_age.value.value;
   assign max_hold_ns_o      = hwif_out.max_hold_ns.value.value;
+  assign hold_ns_o          = hwif_out.hold_ns.value.value;
   assign nack_depth_o       = hwif_out.nack_depth.depth.value;
 
   onerma_regs u_regs (

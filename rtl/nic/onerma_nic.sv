@@ -15,10 +15,10 @@
 /// - `s_axis_rx_*` / `m_axis_tx_*`: AXI4-Stream, one message per packet, first byte in
 ///   `tdata[7:0]`.
 ///
-/// The responder half checks every hop-1 request (onerma_rsp_req), queues it (onerma_rsp_queue)
-/// and serves READs (onerma_rsp_read). WRITE / REKEY service (write contexts) is not built yet:
-/// their requests are checked and queued like READs and leave the queue by the age limit
-/// (§9), and a WR_DATA finds no live context (`drop_stale`).
+/// The responder half checks every hop-1 request (onerma_rsp_req), queues it (onerma_rsp_queue),
+/// serves READs (onerma_rsp_read) and WRITEs / REKEYs through its write contexts
+/// (onerma_rsp_ctx): WR_RDREQ, WR_DATA landed in the shared window, host writes or the key
+/// install, WR_CMPL.
 module onerma_nic #(
   parameter int unsigned NumSlots     = 64,
   parameter int unsigned NumClasses   = 4,
@@ -29,6 +29,7 @@ module onerma_nic #(
   parameter bit          Pipelined    = 1'b1,
   parameter int unsigned MaxStarve    = 16,
   parameter int unsigned InQueueDepth = 32,
+  parameter int unsigned NumWriteCtx  = 16,
   parameter int unsigned TimeWidth    = 32,
   parameter int unsigned CmdIdWidth   = 4,
   parameter int unsigned MIdWidth     = 4,
@@ -133,15 +134,25 @@ module onerma_nic #(
 
   import onerma_pkg::*;
 
+  if (NumWriteCtx < 1 || $clog2(NumWriteCtx) > SlotWidth + 2) begin : g_bad_ctx
+    $error("onerma_nic: a write context's GCM meta {chunk, ctx} must fit the slot's: need 1 <= NumWriteCtx <= 4 * NumSlots");
+  end
+
   localparam int unsigned ClassWidth  = (NumClasses > 1) ? $clog2(NumClasses) : 1;
   localparam int unsigned LenW        = 16;
   localparam int unsigned OpsMetaW    = SlotWidth + 4;   // {kind, chunk, slot}
   localparam int unsigned GMetaW      = OpsMetaW;        // a GCM client's meta
   localparam int unsigned PMetaW      = 2 + GMetaW;      // {client, meta} in the pool
+  localparam int unsigned CtxW        = (NumWriteCtx > 1) ? $clog2(NumWriteCtx) : 1;
+  localparam int unsigned IdxW        = (SlotWidth > CtxW) ? SlotWidth : CtxW;
   localparam int unsigned HwTagW      = SlotWidth + 2;   // {slot, chunk}
-  localparam int unsigned DmaTagW     = HwTagW;
-  localparam int unsigned SealMetaW   = 2 + SlotWidth + 2; // {source, slot, chunk}
-  localparam int unsigned SealLowW    = SealMetaW - 2;
+  localparam int unsigned CtxTagW     = CtxW + 2;        // {ctx, chunk}
+  // Window read-out writes: {responder, the owner's own tag}.
+  localparam int unsigned DmaTagW     = 1 + ((HwTagW > CtxTagW) ? HwTagW : CtxTagW);
+  localparam int unsigned SealMetaW   = 3 + IdxW + 2;    // {source, slot or ctx, chunk}
+  localparam int unsigned SealLowW    = SealMetaW - 3;
+  localparam int unsigned NumOwners   = NumSlots + NumWriteCtx;  // window: slots, then contexts
+  localparam int unsigned OwnW        = $clog2(NumOwners);
   localparam int unsigned RspInFlight = 4;
   localparam int unsigned RspIdxW     = 2;
   localparam int unsigned QCntW       = $clog2(InQueueDepth + 1);
@@ -197,7 +208,7 @@ module onerma_nic #(
   logic [15:0]            epoch;
   logic                   epoch_written;
   logic [31:0]            clk_period_ps, dispatch_timeout, op_timeout, server_timeout;
-  logic [31:0]            inq_max_age, max_hold_ns;
+  logic [31:0]            inq_max_age, max_hold_ns, hold_ns;
   logic [15:0]            nack_depth;
   logic                   slot_commit, slot_commit_enable;
   logic [SlotWidth-1:0]   slot_commit_index;
@@ -236,6 +247,7 @@ module onerma_nic #(
     .server_timeout_o    (server_timeout),
     .inq_max_age_o       (inq_max_age),
     .max_hold_ns_o       (max_hold_ns),
+    .hold_ns_o           (hold_ns),
     .nack_depth_o        (nack_depth),
     .slot_busy_i         (slot_busy),
     .slot_commit_o       (slot_commit),
@@ -261,6 +273,11 @@ module onerma_nic #(
   rrt_entry_t [2:0]        rrt_rd_entry;
   logic [2:0][15:0]        rrt_rd_gen;
   logic [2:0][7:0]         rrt_rd_key_gen;
+  // REKEY installs (from the write contexts' read-outs, below).
+  logic                    inst_valid, inst_ready, inst_ok;
+  logic [127:0]            inst_key;
+  logic [15:0]             cins_region, cins_gen;
+  logic [7:0]              cins_key_gen;
 
   onerma_rrt #(.NumRegions(NumRegions), .NumPorts(3), .IdxWidth(16)) u_rrt (
     .clk_i, .rst_ni,
@@ -272,13 +289,13 @@ module onerma_nic #(
     .commit_i      (rrt_commit),
     .commit_idx_i  (16'(rrt_commit_index)),
     .commit_entry_i(rrt_commit_entry),
-    .inst_valid_i  (1'b0),
-    .inst_ready_o  (),
-    .inst_idx_i    ('0),
-    .inst_key_i    ('0),
-    .inst_gen_i    ('0),
-    .inst_key_gen_i('0),
-    .inst_ok_o     ()
+    .inst_valid_i  (inst_valid),
+    .inst_ready_o  (inst_ready),
+    .inst_idx_i    (cins_region),
+    .inst_key_i    (inst_key),
+    .inst_gen_i    (cins_gen),
+    .inst_key_gen_i(cins_key_gen),
+    .inst_ok_o     (inst_ok)
   );
 
   // ---------------------------------------------------------------------------------------
@@ -484,13 +501,51 @@ module onerma_nic #(
   logic             rel_valid;
   logic [LineW-1:0] rel_line;
 
+  // The window is shared by the initiator's dispatch and the write contexts. Reservations: one
+  // grant per cycle; the dispatch wins a tie unless the contexts lost the last one (then they
+  // win), so neither starves, and the pick never looks at the contexts' valid (their queue
+  // offers a head only to a ready server: no combinational loop). Refunds: the op table's go
+  // straight in; a context's joins a backlog drained, at most 64 lines a cycle, in cycles
+  // without one (credit returned late is only conservative).
+  localparam int unsigned BackW = $clog2(NumWriteCtx * 64 + 1);
+  logic              a_rsv_valid, a_rsv_ready, rsv_pick_ctx, rsv_ctx_turn_q;
+  logic [LinesW-1:0] a_rsv_lines;
+  logic              c_rsv_valid, c_rsv_ready, c_refund_valid;
+  logic [6:0]        c_rsv_lines, c_refund_lines;
+  logic              a_refund_valid;
+  logic [LinesW-1:0] a_refund_lines;
+  logic [BackW-1:0]  rf_back_q;
+  logic [6:0]        rf_drain;
+
+  assign rsv_pick_ctx = !rsv_valid || rsv_ctx_turn_q;
+  assign a_rsv_valid  = rsv_pick_ctx ? c_rsv_valid : rsv_valid;
+  assign a_rsv_lines  = rsv_pick_ctx ? LinesW'(c_rsv_lines) : rsv_lines;
+  assign rsv_ready    = a_rsv_ready && !rsv_pick_ctx;
+  assign c_rsv_ready  = a_rsv_ready && rsv_pick_ctx;
+
+  assign rf_drain       = refund_valid ? 7'd0 :
+                          (rf_back_q > BackW'(64)) ? 7'd64 : 7'(rf_back_q);
+  assign a_refund_valid = refund_valid || (rf_drain != '0);
+  assign a_refund_lines = refund_valid ? LinesW'(refund_lines) : LinesW'(rf_drain);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rsv_ctx_turn_q <= 1'b0;
+      rf_back_q      <= '0;
+    end else begin
+      if (!c_rsv_valid || c_rsv_ready) rsv_ctx_turn_q <= 1'b0;
+      else if (a_rsv_ready) rsv_ctx_turn_q <= 1'b1;
+      rf_back_q <= rf_back_q + (c_refund_valid ? BackW'(c_refund_lines) : '0) - BackW'(rf_drain);
+    end
+  end
+
   onerma_window_alloc #(.Lines(WindowLines), .AdmitLines(64), .MaxOpLines(64)) u_alloc (
     .clk_i, .rst_ni,
-    .rsv_valid_i   (rsv_valid),
-    .rsv_ready_o   (rsv_ready),
-    .rsv_lines_i   (rsv_lines),
-    .refund_valid_i(refund_valid),
-    .refund_lines_i(LinesW'(refund_lines)),
+    .rsv_valid_i   (a_rsv_valid),
+    .rsv_ready_o   (a_rsv_ready),
+    .rsv_lines_i   (a_rsv_lines),
+    .refund_valid_i(a_refund_valid),
+    .refund_lines_i(a_refund_lines),
     .take_valid_i  (take_valid),
     .take_ready_o  (take_ready),
     .take_line_o   (take_line),
@@ -572,68 +627,76 @@ module onerma_nic #(
   logic                 rd_done;
   logic                 wd_fail, wd_done;  // the WR_DATA sender's outcome (declared before use)
 
-  // Four job sources, round-robin per job: 0 request builder, 1 WR_DATA sender, 2 request-check
-  // replies, 3 READ server. The payload sources (1, 3) share the DMA read block's one in-order
-  // read data stream, so a payload job is taken only from the source that holds the payload
-  // lock (or any when it is free); the lock is taken with the job and held until that source's
-  // op ends (`done`), so at most one source has reads in flight and the sealer never waits
-  // for payload stuck behind another source's data. A picked job stays offered until taken.
-  localparam logic [1:0] SrcReq = 2'd0, SrcWd = 2'd1, SrcRep = 2'd2, SrcRd = 2'd3;
+  // The write contexts' jobs: WR_RDREQ and WR_CMPL (no payload).
+  logic                 cj_valid, cj_ready;
+  hdr_t                 cj_hdr;
+  logic [127:0]         cj_key;
+  logic [CtxW:0]        cj_meta;
+
+  // Five job sources, round-robin per job: 0 request builder, 1 WR_DATA sender, 2 request-check
+  // replies, 3 READ server, 4 write contexts. The payload sources (1, 3) share the DMA read
+  // block's one in-order read data stream, so a payload job is taken only from the source that
+  // holds the payload lock (or any when it is free); the lock is taken with the job and held
+  // until that source's op ends (`done`), so at most one source has reads in flight and the
+  // sealer never waits for payload stuck behind another source's data. A picked job stays
+  // offered until taken.
+  localparam int unsigned NumSrc = 5;
+  localparam logic [2:0] SrcReq = 3'd0, SrcWd = 3'd1, SrcRep = 3'd2, SrcRd = 3'd3, SrcCtx = 3'd4;
   typedef enum logic [1:0] {LockNone, LockWd, LockRd} lock_e;
 
-  logic                 sj_valid, sj_ready, sj_fire, sj_hold_q;
-  logic [1:0]           sj_pick, sj_pick_q, sj_last_q;
-  logic [3:0]           sj_elig;
+  logic                 sj_valid, sj_ready, sj_fire, sj_hold_q, sj_any;
+  logic [2:0]           sj_pick, sj_rr, sj_pick_q, sj_ptr_q;
+  logic [NumSrc-1:0]    sj_elig;
   lock_e                lock_q;
   hdr_t                 sj_hdr;
   logic [127:0]         sj_key;
   logic [SealMetaW-1:0] sj_meta;
 
-  assign sj_elig = {rd_job_valid && (lock_q != LockWd),
+  assign sj_elig = {cj_valid,
+                    rd_job_valid && (lock_q != LockWd),
                     rr_job_valid,
                     wd_job_valid && (lock_q != LockRd),
                     rq_job_valid};
 
-  always_comb begin
-    sj_pick = sj_last_q;
-    if (sj_hold_q) begin
-      sj_pick = sj_pick_q;
-    end else begin
-      for (int i = 4; i >= 1; i--) begin
-        if (sj_elig[2'(sj_last_q + 2'(i))]) sj_pick = 2'(sj_last_q + 2'(i));
-      end
-    end
-  end
+  onerma_rr_pick #(.N(NumSrc)) u_sj_pick (
+    .req_i(sj_elig), .ptr_i(sj_ptr_q), .valid_o(sj_any), .idx_o(sj_rr)
+  );
 
-  assign sj_valid = sj_hold_q || (sj_elig != '0);
+  assign sj_pick  = sj_hold_q ? sj_pick_q : sj_rr;
+  assign sj_valid = sj_hold_q || sj_any;
   assign sj_fire  = sj_valid && sj_ready;
 
   always_comb begin
     unique case (sj_pick)
       SrcReq:  begin sj_hdr = rq_job_hdr; sj_key = rq_job_key;
-                     sj_meta = {SrcReq, rq_job_meta, 2'b00}; end
-      SrcWd:   begin sj_hdr = wd_job_hdr; sj_key = wd_job_key; sj_meta = {SrcWd, wd_job_meta}; end
+                     sj_meta = {SrcReq, IdxW'(rq_job_meta), 2'b00}; end
+      SrcWd:   begin sj_hdr = wd_job_hdr; sj_key = wd_job_key;
+                     sj_meta = {SrcWd, SealLowW'(wd_job_meta)}; end
       SrcRep:  begin sj_hdr = rr_job_hdr; sj_key = rr_job_key; sj_meta = {SrcRep, SealLowW'(0)}; end
-      default: begin sj_hdr = rd_job_hdr; sj_key = rd_job_key;
-                     sj_meta = {SrcRd, SlotWidth'(0), rd_job_meta}; end
+      SrcRd:   begin sj_hdr = rd_job_hdr; sj_key = rd_job_key;
+                     sj_meta = {SrcRd, IdxW'(0), rd_job_meta}; end
+      // The kind (0 WR_RDREQ, 1 WR_CMPL) rides in the chunk field: `sent` needs it.
+      default: begin sj_hdr = cj_hdr; sj_key = cj_key;
+                     sj_meta = {SrcCtx, IdxW'(cj_meta[CtxW-1:0]), 1'b0, cj_meta[CtxW]}; end
     endcase
   end
 
-  assign rq_job_ready = sj_ready && sj_valid && (sj_pick == SrcReq);
-  assign wd_job_ready = sj_ready && sj_valid && (sj_pick == SrcWd);
-  assign rr_job_ready = sj_ready && sj_valid && (sj_pick == SrcRep);
-  assign rd_job_ready = sj_ready && sj_valid && (sj_pick == SrcRd);
+  assign rq_job_ready = sj_fire && (sj_pick == SrcReq);
+  assign wd_job_ready = sj_fire && (sj_pick == SrcWd);
+  assign rr_job_ready = sj_fire && (sj_pick == SrcRep);
+  assign rd_job_ready = sj_fire && (sj_pick == SrcRd);
+  assign cj_ready     = sj_fire && (sj_pick == SrcCtx);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sj_hold_q <= 1'b0;
       sj_pick_q <= SrcReq;
-      sj_last_q <= SrcReq;
+      sj_ptr_q  <= SrcReq;
       lock_q    <= LockNone;
     end else begin
       sj_hold_q <= sj_valid && !sj_ready;
       sj_pick_q <= sj_pick;
-      if (sj_fire) sj_last_q <= sj_pick;
+      if (sj_fire) sj_ptr_q <= (sj_pick == 3'(NumSrc - 1)) ? 3'd0 : sj_pick + 3'd1;
       if ((lock_q == LockWd && wd_done) || (lock_q == LockRd && rd_done)) begin
         lock_q <= LockNone;
       end else if (sj_fire && lock_q == LockNone && sj_pick == SrcWd) begin
@@ -660,6 +723,8 @@ module onerma_nic #(
   logic [63:0]          asg_counter;
   logic                 seal_drop;
   logic [SealMetaW-1:0] seal_drop_meta;
+  logic                 seal_sent;
+  logic [SealMetaW-1:0] seal_sent_meta;
   logic                 exhausted;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -667,10 +732,10 @@ module onerma_nic #(
     else if (asg_valid) msg_count_q <= asg_counter;
   end
 
-  logic   [2:0] g_desc_valid, g_desc_ready, g_din_valid, g_din_ready;
-  logic   [2:0] g_dout_valid, g_dout_ready, g_res_valid, g_res_ready;
-  cdesc_t [2:0] g_desc;
-  onerma_gcm_pkg::din_t [2:0] g_din;
+  logic   [3:0] g_desc_valid, g_desc_ready, g_din_valid, g_din_ready;
+  logic   [3:0] g_dout_valid, g_dout_ready, g_res_valid, g_res_ready;
+  cdesc_t [3:0] g_desc;
+  onerma_gcm_pkg::din_t [3:0] g_din;
   cdout_t       g_dout;
   cres_t        g_res;
 
@@ -704,6 +769,8 @@ module onerma_nic #(
     .asg_counter_o(asg_counter),
     .drop_o       (seal_drop),
     .drop_meta_o  (seal_drop_meta),
+    .sent_valid_o (seal_sent),
+    .sent_meta_o  (seal_sent_meta),
     .desc_valid_o (g_desc_valid[0]),
     .desc_ready_i (g_desc_ready[0]),
     .desc_data_o  (g_desc[0]),
@@ -736,8 +803,10 @@ module onerma_nic #(
   hdr_t                 rh_hdr;
   logic [127:0]         rh_tag;
   logic [TimeWidth-1:0] rh_t_rx;
-  logic                 rp_valid;
+  logic                 rp_valid, rp_ready, rp_last;
+  logic [DataWidth-1:0] rp_data;
   logic                 drop_malformed, drop_misaddressed;
+  logic [TimeWidth-1:0] rx_judged;
 
   onerma_rx_parse #(.DataWidth(DataWidth), .TimeWidth(TimeWidth)) u_rx (
     .clk_i, .rst_ni,
@@ -760,14 +829,15 @@ module onerma_nic #(
     .rsp_desc_hdr_o     (rh_hdr),
     .rsp_desc_tag_o     (rh_tag),
     .rsp_desc_t_rx_o    (rh_t_rx),
-    // Only WR_DATA carries payload to the responder; with no write context it is discarded.
+    // Only WR_DATA carries payload to the responder: the write contexts pass or drain it.
     .rsp_pay_valid_o    (rp_valid),
-    .rsp_pay_ready_i    (1'b1),
-    .rsp_pay_data_o     (),
+    .rsp_pay_ready_i    (rp_ready),
+    .rsp_pay_data_o     (rp_data),
     .rsp_pay_keep_o     (),
-    .rsp_pay_last_o     (),
+    .rsp_pay_last_o     (rp_last),
     .drop_malformed_o   (drop_malformed),
-    .drop_misaddressed_o(drop_misaddressed)
+    .drop_misaddressed_o(drop_misaddressed),
+    .judged_o           (rx_judged)
   );
 
   logic                 op_job_valid, op_job_ready;
@@ -825,10 +895,10 @@ module onerma_nic #(
     .arm_i           (arm),
     .arm_slot_i      (arm_slot),
     .arm_deadline_i  (arm_deadline),
-    .asg_i           (asg_valid && (asg_meta[SealMetaW-1 -: 2] == SrcReq)),
+    .asg_i           (asg_valid && (asg_meta[SealMetaW-1 -: 3] == SrcReq)),
     .asg_slot_i      (asg_meta[SlotWidth+1:2]),
     .asg_counter_i   (asg_counter),
-    .req_drop_i      (seal_drop && (seal_drop_meta[SealMetaW-1 -: 2] == SrcReq)),
+    .req_drop_i      (seal_drop && (seal_drop_meta[SealMetaW-1 -: 3] == SrcReq)),
     .req_drop_slot_i (seal_drop_meta[SlotWidth+1:2]),
     .hdr_valid_i     (ih_valid),
     .hdr_ready_o     (ih_ready),
@@ -937,8 +1007,8 @@ module onerma_nic #(
   );
 
   // ---------------------------------------------------------------------------------------
-  // The GCM engine pool, shared by the sealer (client 0), the initiator's opener (client 1)
-  // and the responder's opener (client 2).
+  // The GCM engine pool, shared by the sealer (client 0), the initiator's opener (client 1),
+  // the request checks' opener (client 2) and the write contexts' opener (client 3).
   // ---------------------------------------------------------------------------------------
   logic   p_desc_valid, p_desc_ready, p_din_valid, p_din_ready;
   logic   p_dout_valid, p_dout_ready, p_res_valid, p_res_ready;
@@ -948,7 +1018,7 @@ module onerma_nic #(
   pres_t  p_res;
 
   onerma_gcm_mux #(
-    .NumClients(3), .LenW(LenW), .MetaW(GMetaW),
+    .NumClients(4), .LenW(LenW), .MetaW(GMetaW),
     .cdesc_t(cdesc_t), .pdesc_t(pdesc_t), .cdout_t(cdout_t), .pdout_t(pdout_t),
     .cres_t(cres_t), .pres_t(pres_t)
   ) u_gmux (
@@ -1004,23 +1074,79 @@ module onerma_nic #(
   );
 
   // ---------------------------------------------------------------------------------------
-  // Window: the opener's plaintext lands; the op table unwinds; read-outs feed host writes.
+  // Window: owners 0..NumSlots-1 are the initiator's slots, NumSlots + c the write context c.
+  // The openers' plaintext lands (the pool gives one dout beat a cycle, to one client); the op
+  // table and the write contexts unwind; read-outs feed host writes or, for a REKEY, the key
+  // install.
   // ---------------------------------------------------------------------------------------
   logic                 wout_valid, wout_ready, wout_last;
   logic [DataWidth-1:0] wout_data;
-  logic [SlotWidth-1:0] land_slot;
+  logic                 w_land_valid, w_land_ready, land_ctx;
+  logic [OwnW-1:0]      land_owner;
   logic [1:0]           land_chunk;
 
-  assign land_slot  = g_dout.meta[SlotWidth-1:0];
-  assign land_chunk = g_dout.meta[SlotWidth+1:SlotWidth];
+  assign land_ctx        = g_dout_valid[3];
+  assign w_land_valid    = g_dout_valid[1] || g_dout_valid[3];
+  assign land_owner      = land_ctx ? OwnW'(NumSlots) + OwnW'(g_dout.meta[CtxW-1:0])
+                                    : OwnW'(g_dout.meta[SlotWidth-1:0]);
+  assign land_chunk      = land_ctx ? g_dout.meta[CtxW+1:CtxW]
+                                    : g_dout.meta[SlotWidth+1:SlotWidth];
+  assign g_dout_ready[1] = w_land_ready;
+  assign g_dout_ready[3] = w_land_ready;
+
+  // Unwinds: the op table's and the write contexts', alternating when both wait. Each read-out
+  // is recorded in two order FIFOs, for its host-write request (`rqr`) and for its data
+  // (`rdr`): both leave in read-out order, the requests ahead of the data.
+  logic                 cuw_valid, cuw_ready, cuw_read, cuw_rekey, cuw_done;
+  logic [CtxW-1:0]      cuw_ctx, cuw_done_ctx;
+  logic [1:0]           cuw_chunk;
+  logic                 w_uw_valid, w_uw_ready, w_uw_read, w_uw_fire, w_uw_done;
+  logic [OwnW-1:0]      w_uw_owner, w_uw_done_owner;
+  logic [1:0]           w_uw_chunk, w_uw_done_chunk;
+  logic                 uw_pick_ctx, uw_last_ctx_q, route_ready;
+  logic                 rqr_in_ready, rqr_valid, rqr_ctx, rqr_pop;
+  logic                 rdr_in_ready, rdr_valid, rdr_ins, rdr_pop;
+
+  assign uw_pick_ctx = cuw_valid && (!uw_valid || !uw_last_ctx_q);
+  assign route_ready = rqr_in_ready && rdr_in_ready;
+  assign w_uw_valid  = (uw_valid || cuw_valid) && route_ready;
+  assign w_uw_owner  = uw_pick_ctx ? OwnW'(NumSlots) + OwnW'(cuw_ctx) : OwnW'(uw_slot);
+  assign w_uw_chunk  = uw_pick_ctx ? cuw_chunk : uw_chunk;
+  assign w_uw_read   = uw_pick_ctx ? cuw_read : uw_read;
+  assign w_uw_fire   = w_uw_valid && w_uw_ready;
+  assign uw_ready    = w_uw_ready && route_ready && !uw_pick_ctx;
+  assign cuw_ready   = w_uw_ready && route_ready && uw_pick_ctx;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) uw_last_ctx_q <= 1'b0;
+    else if (w_uw_fire) uw_last_ctx_q <= uw_pick_ctx;
+  end
+
+  onerma_fifo #(.Width(1), .Depth(8)) u_rqr (
+    .clk_i, .rst_ni, .flush_i(1'b0),
+    .in_valid_i(w_uw_fire && w_uw_read), .in_ready_o(rqr_in_ready), .in_data_i(uw_pick_ctx),
+    .out_valid_o(rqr_valid), .out_ready_i(rqr_pop), .out_data_o(rqr_ctx), .count_o()
+  );
+  onerma_fifo #(.Width(1), .Depth(8)) u_rdr (
+    .clk_i, .rst_ni, .flush_i(1'b0),
+    .in_valid_i(w_uw_fire && w_uw_read), .in_ready_o(rdr_in_ready),
+    .in_data_i(uw_pick_ctx && cuw_rekey),
+    .out_valid_o(rdr_valid), .out_ready_i(rdr_pop), .out_data_o(rdr_ins), .count_o()
+  );
+
+  assign uw_done         = w_uw_done && (w_uw_done_owner < OwnW'(NumSlots));
+  assign uw_done_slot    = SlotWidth'(w_uw_done_owner);
+  assign uw_done_chunk   = w_uw_done_chunk;
+  assign cuw_done        = w_uw_done && (w_uw_done_owner >= OwnW'(NumSlots));
+  assign cuw_done_ctx    = CtxW'(w_uw_done_owner - OwnW'(NumSlots));
 
   onerma_window #(
-    .Lines(WindowLines), .NumOwners(NumSlots), .DataWidth(DataWidth)
+    .Lines(WindowLines), .NumOwners(NumOwners), .DataWidth(DataWidth)
   ) u_window (
     .clk_i, .rst_ni,
-    .land_valid_i   (g_dout_valid[1]),
-    .land_ready_o   (g_dout_ready[1]),
-    .land_owner_i   (land_slot),
+    .land_valid_i   (w_land_valid),
+    .land_ready_o   (w_land_ready),
+    .land_owner_i   (land_owner),
     .land_chunk_i   (land_chunk),
     .land_data_i    (g_dout.data),
     .take_valid_o   (take_valid),
@@ -1028,19 +1154,71 @@ module onerma_nic #(
     .take_line_i    (take_line),
     .rel_valid_o    (rel_valid),
     .rel_line_o     (rel_line),
-    .uw_valid_i     (uw_valid),
-    .uw_ready_o     (uw_ready),
-    .uw_owner_i     (uw_slot),
-    .uw_chunk_i     (uw_chunk),
-    .uw_read_i      (uw_read),
-    .uw_done_o      (uw_done),
-    .uw_done_owner_o(uw_done_slot),
-    .uw_done_chunk_o(uw_done_chunk),
+    .uw_valid_i     (w_uw_valid),
+    .uw_ready_o     (w_uw_ready),
+    .uw_owner_i     (w_uw_owner),
+    .uw_chunk_i     (w_uw_chunk),
+    .uw_read_i      (w_uw_read),
+    .uw_done_o      (w_uw_done),
+    .uw_done_owner_o(w_uw_done_owner),
+    .uw_done_chunk_o(w_uw_done_chunk),
     .out_valid_o    (wout_valid),
     .out_ready_i    (wout_ready),
     .out_data_o     (wout_data),
     .out_last_o     (wout_last)
   );
+
+  // Host-write requests in read-out order: the head of `rqr` names the side whose request is
+  // next (each side's requests are already in its own unwind order). The initiator lands READ
+  // data with perm_local_write, a write context writes with perm_remote_write.
+  logic                 chw_valid, chw_ready, chw_rsp_valid;
+  logic [63:0]          chw_addr;
+  logic [12:0]          chw_len;
+  logic [15:0]          chw_region, chw_gen;
+  logic [CtxTagW-1:0]   chw_tag, chw_rsp_tag;
+  logic                 m_hw_valid, m_hw_ready;
+  logic [63:0]          m_hw_addr;
+  logic [12:0]          m_hw_len;
+  logic [15:0]          m_hw_region, m_hw_gen;
+  logic [4:0]           m_hw_perm;
+  logic [DmaTagW-1:0]   m_hw_tag;
+  logic                 cins_valid, cins_ready, ins_fire;
+  logic [CtxW-1:0]      cins_ctx;
+
+  assign m_hw_valid  = rqr_valid && (rqr_ctx ? chw_valid : hw_valid);
+  assign m_hw_addr   = rqr_ctx ? chw_addr : hw_addr;
+  assign m_hw_len    = rqr_ctx ? chw_len : hw_len;
+  assign m_hw_region = rqr_ctx ? chw_region : hw_region;
+  assign m_hw_gen    = rqr_ctx ? chw_gen : hw_gen;
+  assign m_hw_perm   = rqr_ctx ? 5'b01000 : 5'b00001;
+  assign m_hw_tag    = rqr_ctx ? {1'b1, (DmaTagW-1)'(chw_tag)} : {1'b0, (DmaTagW-1)'(hw_tag)};
+  assign hw_ready    = m_hw_ready && rqr_valid && !rqr_ctx;
+  assign chw_ready   = m_hw_ready && rqr_valid && rqr_ctx;
+  assign rqr_pop     = (m_hw_valid && m_hw_ready) || ins_fire;
+
+  // Read-out data: to the host-write client, or a REKEY's to the key install.
+  logic dw_wd_valid, dw_wd_ready, ins_first_q, ins_take;
+  assign dw_wd_valid = wout_valid && rdr_valid && !rdr_ins;
+  assign wout_ready  = rdr_valid && (rdr_ins ? ins_take : dw_wd_ready);
+  assign rdr_pop     = wout_valid && wout_ready && wout_last;
+
+  // REKEY install (§8.6, S5): the read-out's first 16 bytes are the new K_r (byte 0 in bits
+  // [7:0] on the read-out, in bits [127:120] as a key). Its install request is at the head of
+  // `rqr` by then: every earlier read-out's request left before that read-out's data did. The
+  // table compares and writes in the handshake cycle, and `inst_ok` is the context's answer.
+  assign inst_valid = wout_valid && rdr_valid && rdr_ins && ins_first_q &&
+                      rqr_valid && rqr_ctx && cins_valid;
+  assign ins_fire   = inst_valid && inst_ready;
+  assign cins_ready = ins_fire;
+  assign ins_take   = ins_first_q ? ins_fire : 1'b1;
+  for (genvar gb = 0; gb < 16; gb++) begin : g_inst_key
+    assign inst_key[127 - 8 * gb -: 8] = wout_data[8 * gb +: 8];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ins_first_q <= 1'b1;
+    else if (wout_valid && wout_ready && rdr_ins) ins_first_q <= wout_last;
+  end
 
   // ---------------------------------------------------------------------------------------
   // Completion records.
@@ -1105,25 +1283,28 @@ module onerma_nic #(
   logic                      dw_quiesce, dr_quiesce;
   logic                      rrt_last_rd_q, rrt_pick_rd;
 
-  assign hw_rsp_valid = dw_rsp_valid[0];
-  assign hw_rsp_tag   = dw_rsp_tag[0];
-  assign hw_rsp_ok    = (dw_rsp_status[0] == DmaStatusOk);
+  // Client 0's answers go to the side named by the tag's top bit.
+  assign hw_rsp_valid  = dw_rsp_valid[0] && !dw_rsp_tag[0][DmaTagW-1];
+  assign hw_rsp_tag    = dw_rsp_tag[0][HwTagW-1:0];
+  assign chw_rsp_valid = dw_rsp_valid[0] && dw_rsp_tag[0][DmaTagW-1];
+  assign chw_rsp_tag   = dw_rsp_tag[0][CtxTagW-1:0];
+  assign hw_rsp_ok     = (dw_rsp_status[0] == DmaStatusOk);
 
   onerma_dma_wr #(
     .NumClients(2), .DataWidth(DataWidth), .AddrWidth(64), .IdWidth(MIdWidth),
     .MaxBurstBeats(MaxBurst), .MaxOutstanding(8), .TagWidth(DmaTagW), .RrtIdxWidth(16)
   ) u_dma_wr (
     .clk_i, .rst_ni,
-    .req_valid_i    ({cq_req_valid, hw_valid}),
-    .req_ready_o    ({cq_req_ready, hw_ready}),
-    .req_addr_i     ({cq_req_addr, hw_addr}),
-    .req_len_i      ({cq_req_len, hw_len}),
-    .req_region_i   ({cq_req_region, hw_region}),
-    .req_gen_i      ({cq_req_gen, hw_gen}),
-    .req_perm_i     ({cq_req_perm, 5'b00001}),
-    .req_tag_i      ({cq_req_tag, hw_tag}),
-    .wd_valid_i     ({cq_wd_valid, wout_valid}),
-    .wd_ready_o     ({cq_wd_ready, wout_ready}),
+    .req_valid_i    ({cq_req_valid, m_hw_valid}),
+    .req_ready_o    ({cq_req_ready, m_hw_ready}),
+    .req_addr_i     ({cq_req_addr, m_hw_addr}),
+    .req_len_i      ({cq_req_len, m_hw_len}),
+    .req_region_i   ({cq_req_region, m_hw_region}),
+    .req_gen_i      ({cq_req_gen, m_hw_gen}),
+    .req_perm_i     ({cq_req_perm, m_hw_perm}),
+    .req_tag_i      ({cq_req_tag, m_hw_tag}),
+    .wd_valid_i     ({cq_wd_valid, dw_wd_valid}),
+    .wd_ready_o     ({cq_wd_ready, dw_wd_ready}),
     .wd_data_i      ({cq_wd_data, wout_data}),
     .wd_last_i      ({cq_wd_last, wout_last}),
     .rsp_valid_o    (dw_rsp_valid),
@@ -1282,7 +1463,7 @@ module onerma_nic #(
     logic [7:0]   key_gen;
   } rsp_entry_t;
 
-  logic                 rh_wr_data, rq_in_valid, rq_in_ready, rsp_stale;
+  logic                 rh_wr_data, rq_in_valid, rq_in_ready, cx_hdr_valid, cx_hdr_ready;
   logic                 kd_valid, kd_ready, kd_res_valid, kd_res_ready;
   logic [127:0]         kd_kr, kd_res;
   logic [31:0]          kd_nic, kd_pid;
@@ -1296,19 +1477,18 @@ module onerma_nic #(
   rsp_entry_t           q_push_entry;
   logic [TimeWidth-1:0] q_push_time;
   logic [QCntW-1:0]     q_count;
-  logic                 q_rd_valid, q_rd_ready, q_wr_valid;
+  logic                 q_rd_valid, q_rd_ready, q_wr_valid, q_wr_ready;
   rsp_entry_t           q_rd_entry, q_wr_entry;
   logic [TimeWidth-1:0] q_rd_time, q_wr_time;
   logic [1:0]           q_drop_age;
   logic                 rsp_auth_fail, rsp_access_err, rsp_nacked, rd_fail;
   dma_status_e          rd_fail_status;
 
-  // Hop-1 requests go to the checks; a WR_DATA finds no write context (none is built yet):
-  // dropped as stale (§8.4), its payload discarded by the receive edge's sink above.
-  assign rh_wr_data  = (rh_hdr.msg_type == MsgTypeWrData);
-  assign rq_in_valid = rh_valid && !rh_wr_data;
-  assign rh_ready    = rh_wr_data || rq_in_ready;
-  assign rsp_stale   = rh_valid && rh_wr_data;
+  // Hop-1 requests go to the checks, WR_DATA to the write contexts.
+  assign rh_wr_data   = (rh_hdr.msg_type == MsgTypeWrData);
+  assign rq_in_valid  = rh_valid && !rh_wr_data;
+  assign cx_hdr_valid = rh_valid && rh_wr_data;
+  assign rh_ready     = rh_wr_data ? cx_hdr_ready : rq_in_ready;
 
   onerma_rsp_req #(
     .NumRegions(NumRegions),
@@ -1438,9 +1618,8 @@ module onerma_nic #(
     .rd_ready_i  (q_rd_ready),
     .rd_entry_o  (q_rd_entry),
     .rd_time_o   (q_rd_time),
-    // No write context is built yet: the WRITE / REKEY head waits until its age limit.
     .wr_valid_o  (q_wr_valid),
-    .wr_ready_i  (1'b0),
+    .wr_ready_i  (q_wr_ready),
     .wr_entry_o  (q_wr_entry),
     .wr_time_o   (q_wr_time),
     .drop_age_o  (q_drop_age)
@@ -1495,6 +1674,127 @@ module onerma_nic #(
   );
 
   // ---------------------------------------------------------------------------------------
+  // Write contexts (WRITE / REKEY service, §8.2-8.6): the WRITE queue's head, sealer job source
+  // 4, WR_DATA from the receive edge through their own opener (GCM client 3) into the window.
+  // ---------------------------------------------------------------------------------------
+  logic                 cx_oj_valid, cx_oj_ready, cx_opay_valid, cx_opay_ready;
+  hdr_t                 cx_oj_hdr;
+  logic [127:0]         cx_oj_tag, cx_oj_key;
+  logic [CtxW+1:0]      cx_oj_meta;
+  logic                 cx_stale, cx_dup, cx_auth;
+
+  onerma_rsp_ctx #(.NumCtx(NumWriteCtx), .TimeWidth(TimeWidth)) u_rsp_ctx (
+    .clk_i, .rst_ni,
+    .now_i           (now),
+    .judged_i        (rx_judged),
+    .server_timeout_i(TimeWidth'(server_timeout)),
+    .hold_ns_i       (hold_ns),
+    .srv_valid_i     (q_wr_valid),
+    .srv_ready_o     (q_wr_ready),
+    .srv_hdr_i       (q_wr_entry.hdr),
+    .srv_kd_i        (q_wr_entry.kd),
+    .srv_base_i      (q_wr_entry.base),
+    .srv_gen_i       (q_wr_entry.gen),
+    .srv_key_gen_i   (q_wr_entry.key_gen),
+    .rsv_valid_o     (c_rsv_valid),
+    .rsv_ready_i     (c_rsv_ready),
+    .rsv_lines_o     (c_rsv_lines),
+    .refund_valid_o  (c_refund_valid),
+    .refund_lines_o  (c_refund_lines),
+    .sj_valid_o      (cj_valid),
+    .sj_ready_i      (cj_ready),
+    .sj_hdr_o        (cj_hdr),
+    .sj_key_o        (cj_key),
+    .sj_meta_o       (cj_meta),
+    .asg_i           (asg_valid && (asg_meta[SealMetaW-1 -: 3] == SrcCtx)),
+    .asg_ctx_i       (asg_meta[CtxW+1:2]),
+    .asg_counter_i   (asg_counter),
+    .sj_drop_i       (seal_drop && (seal_drop_meta[SealMetaW-1 -: 3] == SrcCtx)),
+    .sj_drop_ctx_i   (seal_drop_meta[CtxW+1:2]),
+    .sent_i          (seal_sent && (seal_sent_meta[SealMetaW-1 -: 3] == SrcCtx) &&
+                      !seal_sent_meta[0]),
+    .sent_ctx_i      (seal_sent_meta[CtxW+1:2]),
+    .hdr_valid_i     (cx_hdr_valid),
+    .hdr_ready_o     (cx_hdr_ready),
+    .hdr_i           (rh_hdr),
+    .hdr_tag_i       (rh_tag),
+    .hdr_t_rx_i      (rh_t_rx),
+    .pay_valid_i     (rp_valid),
+    .pay_ready_o     (rp_ready),
+    .pay_last_i      (rp_last),
+    .opay_valid_o    (cx_opay_valid),
+    .opay_ready_i    (cx_opay_ready),
+    .oj_valid_o      (cx_oj_valid),
+    .oj_ready_i      (cx_oj_ready),
+    .oj_hdr_o        (cx_oj_hdr),
+    .oj_tag_o        (cx_oj_tag),
+    .oj_key_o        (cx_oj_key),
+    .oj_meta_o       (cx_oj_meta),
+    .res_valid_i     (g_res_valid[3]),
+    .res_ready_o     (g_res_ready[3]),
+    .res_ok_i        (g_res.auth_ok),
+    .res_meta_i      (g_res.meta[CtxW+1:0]),
+    .uw_valid_o      (cuw_valid),
+    .uw_ready_i      (cuw_ready),
+    .uw_ctx_o        (cuw_ctx),
+    .uw_chunk_o      (cuw_chunk),
+    .uw_read_o       (cuw_read),
+    .uw_rekey_o      (cuw_rekey),
+    .uw_done_i       (cuw_done),
+    .uw_done_ctx_i   (cuw_done_ctx),
+    .uw_done_chunk_i (w_uw_done_chunk),
+    .hw_valid_o      (chw_valid),
+    .hw_ready_i      (chw_ready),
+    .hw_addr_o       (chw_addr),
+    .hw_len_o        (chw_len),
+    .hw_region_o     (chw_region),
+    .hw_gen_o        (chw_gen),
+    .hw_tag_o        (chw_tag),
+    .hw_rsp_valid_i  (chw_rsp_valid),
+    .hw_rsp_ready_o  (),
+    .hw_rsp_tag_i    (chw_rsp_tag),
+    .hw_rsp_ok_i     (hw_rsp_ok),
+    .ins_valid_o     (cins_valid),
+    .ins_ready_i     (cins_ready),
+    .ins_region_o    (cins_region),
+    .ins_gen_o       (cins_gen),
+    .ins_key_gen_o   (cins_key_gen),
+    .ins_ctx_o       (cins_ctx),
+    .ins_done_i      (ins_fire),
+    .ins_done_ctx_i  (cins_ctx),
+    .ins_ok_i        (inst_ok),
+    .drop_stale_o    (cx_stale),
+    .drop_dup_o      (cx_dup),
+    .drop_auth_o     (cx_auth)
+  );
+
+  onerma_open #(
+    .DataWidth (DataWidth),
+    .MetaWidth (GMetaW),
+    .StageBeats(DataWidth >= 512 ? 128 : 64),
+    .LenW      (LenW),
+    .desc_t    (cdesc_t)
+  ) u_open_wd (
+    .clk_i, .rst_ni,
+    .job_valid_i (cx_oj_valid),
+    .job_ready_o (cx_oj_ready),
+    .job_hdr_i   (cx_oj_hdr),
+    .job_tag_i   (cx_oj_tag),
+    .job_key_i   (cx_oj_key),
+    .job_meta_i  (GMetaW'(cx_oj_meta)),
+    .pay_valid_i (cx_opay_valid),
+    .pay_ready_o (cx_opay_ready),
+    .pay_data_i  (rp_data),
+    .pay_last_i  (rp_last),
+    .desc_valid_o(g_desc_valid[3]),
+    .desc_ready_i(g_desc_ready[3]),
+    .desc_data_o (g_desc[3]),
+    .din_valid_o (g_din_valid[3]),
+    .din_ready_i (g_din_ready[3]),
+    .din_data_o  (g_din[3])
+  );
+
+  // ---------------------------------------------------------------------------------------
   // Counters (protocol §12, onerma_csr's order). A counter with two events in one cycle
   // keeps the second in a small backlog, added in a later cycle.
   // ---------------------------------------------------------------------------------------
@@ -1521,14 +1821,14 @@ module onerma_nic #(
     cnt_events[5]  = 3'(dw_err);
     cnt_events[6]  = 3'(drop_malformed);
     cnt_events[7]  = 3'(drop_misaddressed);
-    cnt_events[8]  = 3'(drop_stale) + 3'(rsp_stale);
-    cnt_events[9]  = 3'(drop_dup);
-    cnt_events[10] = 3'(drop_auth);
+    cnt_events[8]  = 3'(drop_stale) + 3'(cx_stale);
+    cnt_events[9]  = 3'(drop_dup) + 3'(cx_dup);
+    cnt_events[10] = 3'(drop_auth) + 3'(cx_auth);
     cnt_events[11] = 3'd0;  // drop_busy: every path takes its frames or drops them by a rule
     cnt_events[12] = 3'(drop_hold);
     cnt_events[13] = 3'(q_drop_age[0]) + 3'(q_drop_age[1]);
     cnt_events[14] = 3'(dw_region) + 3'(dr_region[0]) + 3'(dr_region[1]);
-    cnt_events[15] = 3'(q_rd_valid && q_rd_ready);
+    cnt_events[15] = 3'(q_rd_valid && q_rd_ready) + 3'(q_wr_valid && q_wr_ready);
     cnt_events[16] = 3'(rsp_nacked);
     cnt_events[17] = 3'(rsp_auth_fail);
     cnt_events[18] = 3'(rsp_access_err);
@@ -1550,10 +1850,10 @@ module onerma_nic #(
   logic unused;
   // The WR_DATA sender's sent pulse and failure status (the op table needs neither: the
   // sealer's own asg / drop of a WR_DATA job and the failure itself are enough).
-  // The WRITE queue's head (no write context yet), the READ head's arrival time, the READ
-  // server's failure (the DMA answer itself is counted above).
-  assign unused = ^{nic_enable, server_timeout, recd_ok, rp_valid, q_wr_valid, q_wr_entry,
-                    q_wr_time, q_rd_time, rd_fail, rd_fail_status, g_dout_valid[2],
+  // The queue heads' arrival times, the READ server's failure (the DMA answer itself is
+  // counted above), the context job's kind (the sealer needs only the context).
+  assign unused = ^{nic_enable, recd_ok, q_wr_time, q_rd_time, rd_fail, rd_fail_status,
+                    g_dout_valid[2], seal_sent_meta,
                     q_rd_entry.key_gen, rrt_rd_key_gen[1:0],
                     head_slot, seal_drop_meta, asg_meta[1:0], nic_time[63:TimeWidth],
                     dw_rsp_ready[0], wd_sent, wd_sent_slot, wd_sent_chunk, wd_fail_status};

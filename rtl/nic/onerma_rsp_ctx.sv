@@ -7,8 +7,9 @@
 ///
 /// - Service (§8.2): the WRITE/REKEY queue head is taken when a context is free and the
 ///   window reservation of ceil(length / 64) lines is granted in the same cycle; the WR_RDREQ
-///   job goes to the sealer; its counter (`asg`) makes the context live and starts its deadline
-///   `now + server_timeout`.
+///   job goes to the sealer; its counter (`asg`) is the context's rdreq_counter, and the cycle
+///   its last beat leaves (`sent`) makes the context live and starts its deadline
+///   `now + server_timeout` (the protocol's t_s; the sealer may hold a frame behind others).
 /// - WR_DATA acceptance (§8.4) at the header, against the context's flops and a copy of the
 ///   request; accepted: opener job `{hdr, tag, K_d, {chunk, ctx}}`, payload passed, else drained.
 /// - Tag results: verified and no error decided: read out of the window into a host write
@@ -28,6 +29,9 @@ module onerma_rsp_ctx #(
 
   // Time and configuration.
   input  logic [TimeWidth-1:0] now_i,
+  /// Every WR_DATA whose last beat came before this time has been offered on `hdr_*` (and
+  /// taken): the receive edge's `judged_o`. The deadline scan compares it, not `now_i`.
+  input  logic [TimeWidth-1:0] judged_i,
   input  logic [TimeWidth-1:0] server_timeout_i,
   input  logic [31:0]          hold_ns_i,
 
@@ -59,6 +63,10 @@ module onerma_rsp_ctx #(
   input  logic [63:0]          asg_counter_i,
   input  logic                 sj_drop_i,
   input  logic [CtxW-1:0]      sj_drop_ctx_i,
+  // The last beat of ctx's WR_RDREQ left the NIC: the context is live from here, and its
+  // deadline counts from this cycle (the protocol's t_s, §8.2).
+  input  logic                 sent_i,
+  input  logic [CtxW-1:0]      sent_ctx_i,
 
   // onerma_rx_parse's WR_DATA descriptors (the frame complete, `t_rx` its last beat) and payload.
   input  logic                 hdr_valid_i,
@@ -91,6 +99,8 @@ module onerma_rsp_ctx #(
   output logic [CtxW-1:0]      uw_ctx_o,
   output logic [1:0]           uw_chunk_o,
   output logic                 uw_read_o,
+  /// The unwound chunk's context serves a REKEY (its read-out is a key install, not a host write).
+  output logic                 uw_rekey_o,
   input  logic                 uw_done_i,
   input  logic [CtxW-1:0]      uw_done_ctx_i,
   input  logic [1:0]           uw_done_chunk_i,
@@ -170,7 +180,8 @@ module onerma_rsp_ctx #(
   logic [NumCtx-1:0]      rqo_q, rqo_d;     // WR_RDREQ owed to the sealer
   logic [NumCtx-1:0]      cmo_q, cmo_d;     // WR_CMPL owed to the sealer
   logic [NumCtx-1:0]      sjf_q, sjf_d;     // a job handed to the sealer, no asg / drop yet
-  logic [NumCtx-1:0]      live_q, live_d;   // WR_RDREQ counter known: WR_DATA can be taken
+  logic [NumCtx-1:0]      snd_q, snd_d;     // WR_RDREQ counter known, not yet sent
+  logic [NumCtx-1:0]      live_q, live_d;   // WR_RDREQ sent: WR_DATA can be taken
   logic [NumCtx-1:0]      late_q, late_d;   // the scan saw the deadline pass
   logic [NumCtx-1:0]      exp_q, exp_d;     // ends silently (expired, or WR_RDREQ dropped)
   logic [NumCtx-1:0]      err_q, err_d;     // status REMOTE_ACCESS_ERROR: no further write
@@ -223,20 +234,33 @@ module onerma_rsp_ctx #(
   end
 
   // ---------------------------------------------------------------------------------------
-  // Sealer jobs: a context owing a WR_RDREQ or WR_CMPL, round-robin, into a register.
+  // Sealer jobs into a register: the WR_RDREQs first, in service order (an observer serves
+  // the queue's requests in the order their WR_RDREQs appear, §8.2), then a context owing a
+  // WR_CMPL, round-robin.
   // ---------------------------------------------------------------------------------------
-  logic [NumCtx-1:0] sj_req;
-  logic              sj_pick_valid, sj_load, sj_fire;
-  logic [CtxW-1:0]   sj_pick, sj_ptr_q, sj_ctx_q;
+  logic              sj_pick_valid, sj_load, sj_fire, sj_pick_kind;
+  logic              cm_valid, rdq_valid;
+  logic [CtxW-1:0]   sj_pick, cm_pick, rdq_head, sj_ptr_q, sj_ctx_q;
   logic              sj_q_valid, sj_kind_q;
   logic [31:0]       sj_hold_q;
 
-  assign sj_req  = rqo_q | cmo_q;
   assign sj_fire = sj_q_valid && sj_ready_i;
   onerma_rr_pick #(.N(NumCtx)) u_sj_pick (
-    .req_i(sj_req), .ptr_i(sj_ptr_q), .valid_o(sj_pick_valid), .idx_o(sj_pick)
+    .req_i(cmo_q), .ptr_i(sj_ptr_q), .valid_o(cm_valid), .idx_o(cm_pick)
   );
-  assign sj_load = sj_pick_valid && (!sj_q_valid || sj_ready_i);
+  // Each context at most once (its service to its WR_RDREQ's load), so never full.
+  /* verilator lint_off PINCONNECTEMPTY */
+  onerma_fifo #(.Width(CtxW), .Depth(NumCtx)) u_rdq (
+    .clk_i, .rst_ni, .flush_i(1'b0),
+    .in_valid_i(srv_fire), .in_ready_o(), .in_data_i(free_idx),
+    .out_valid_o(rdq_valid), .out_ready_i(sj_load && !sj_pick_kind), .out_data_o(rdq_head),
+    .count_o()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+  assign sj_pick_valid = rdq_valid || cm_valid;
+  assign sj_pick_kind  = !rdq_valid;
+  assign sj_pick       = rdq_valid ? rdq_head : cm_pick;
+  assign sj_load       = sj_pick_valid && (!sj_q_valid || sj_ready_i);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -249,9 +273,9 @@ module onerma_rsp_ctx #(
       if (sj_load) begin
         sj_q_valid <= 1'b1;
         sj_ctx_q   <= sj_pick;
-        sj_kind_q  <= cmo_q[sj_pick];
+        sj_kind_q  <= sj_pick_kind;
         sj_hold_q  <= hold_ns_i;
-        sj_ptr_q   <= (32'(sj_pick) == NumCtx - 1) ? '0 : sj_pick + 1'b1;
+        if (sj_pick_kind) sj_ptr_q <= (32'(sj_pick) == NumCtx - 1) ? '0 : sj_pick + 1'b1;
       end else if (sj_ready_i) begin
         sj_q_valid <= 1'b0;
       end
@@ -411,6 +435,7 @@ module onerma_rsp_ctx #(
   assign uw_ctx_o   = uwq_out.ctx;
   assign uw_chunk_o = uwq_out.chunk;
   assign uw_read_o  = uwq_out.read;
+  assign uw_rekey_o = rekey_q[uwq_out.ctx];
 
   onerma_fifo #(.T(hwq_t), .Depth(4)) u_hwq (
     .clk_i, .rst_ni, .flush_i(1'b0),
@@ -440,19 +465,19 @@ module onerma_rsp_ctx #(
   assign ins_ctx_o     = hwq_out.ctx;
 
   // ---------------------------------------------------------------------------------------
-  // Per-context values written by the WR_RDREQ's counter.
+  // Per-context values written by the WR_RDREQ's counter and by its sending.
   // ---------------------------------------------------------------------------------------
   logic asg_rdreq;
-  assign asg_rdreq = asg_i && !endg_q[asg_ctx_i];
+  assign asg_rdreq = asg_i && !endg_q[asg_ctx_i] &&
+                     (sjf_q[asg_ctx_i] || (sj_fire && sj_ctx_q == asg_ctx_i));
   always_ff @(posedge clk_i) begin
-    if (asg_rdreq) begin
-      rdctr_mem[asg_ctx_i] <= asg_counter_i;
-      dl_mem[asg_ctx_i]    <= now_i + server_timeout_i;
-    end
+    if (asg_rdreq) rdctr_mem[asg_ctx_i] <= asg_counter_i;
+    if (sent_i && snd_q[sent_ctx_i]) dl_mem[sent_ctx_i] <= now_i + server_timeout_i;
   end
 
   // ---------------------------------------------------------------------------------------
-  // Deadline scan: one context per cycle (TimerSlack = NumCtx cycles).
+  // Deadline scan: one context per cycle (TimerSlack = NumCtx cycles after `judged_i` passes
+  // the deadline).
   // ---------------------------------------------------------------------------------------
   logic [CtxW-1:0]      scan_q;
   logic [TimeWidth-1:0] sc_diff;
@@ -461,7 +486,9 @@ module onerma_rsp_ctx #(
     if (!rst_ni) scan_q <= '0;
     else scan_q <= (32'(scan_q) == NumCtx - 1) ? '0 : scan_q + 1'b1;
   end
-  assign sc_diff = now_i - dl_mem[scan_q];
+  // Late once every WR_DATA that arrived before the deadline was judged (the protocol takes a
+  // WR_DATA by its arrival, however long it waited behind others).
+  assign sc_diff = judged_i - dl_mem[scan_q];
   assign sc_late = use_q[scan_q] && live_q[scan_q] && !sc_diff[TimeWidth-1];
 
   // ---------------------------------------------------------------------------------------
@@ -489,7 +516,7 @@ module onerma_rsp_ctx #(
   logic [NumCtx-1:0] inflight;
   always_comb begin
     for (int unsigned ci = 0; ci < NumCtx; ci++) begin
-      inflight[ci] = rqo_q[ci] || sjf_q[ci] || (sj_q_valid && sj_ctx_q == CtxW'(ci));
+      inflight[ci] = rqo_q[ci] || sjf_q[ci] || snd_q[ci] || (sj_q_valid && sj_ctx_q == CtxW'(ci));
       for (int unsigned c = 0; c < 4; c++) begin
         if (cst_q[ci][c] inside {CsPending, CsDropping, CsReading, CsWriting}) inflight[ci] = 1'b1;
       end
@@ -501,6 +528,7 @@ module onerma_rsp_ctx #(
     rqo_d   = rqo_q;
     cmo_d   = cmo_q;
     sjf_d   = sjf_q;
+    snd_d   = snd_q;
     live_d  = live_q;
     late_d  = late_q;
     exp_d   = exp_q;
@@ -512,36 +540,26 @@ module onerma_rsp_ctx #(
     cst_d   = cst_q;
     for (int unsigned ci = 0; ci < NumCtx; ci++) begin
       logic [CtxW-1:0] c;
-      logic            missing, all_done;
+      logic            missing, all_done, sj_out;
       c = CtxW'(ci);
-      // Service: the context was free.
-      if (srv_fire && free_idx == c) begin
-        use_d[ci]   = 1'b1;
-        rqo_d[ci]   = 1'b1;
-        cmo_d[ci]   = 1'b0;
-        sjf_d[ci]   = 1'b0;
-        live_d[ci]  = 1'b0;
-        late_d[ci]  = 1'b0;
-        exp_d[ci]   = 1'b0;
-        err_d[ci]   = 1'b0;
-        endg_d[ci]  = 1'b0;
-        fin_d[ci]   = 1'b0;
-        rekey_d[ci] = (srv_hdr_i.op_type == OpTypeRekey);
-        nch_d[ci]   = n_chunks(srv_hdr_i.length[ChunkShift+2:0]);
-        for (int unsigned k = 0; k < 4; k++) cst_d[ci][k] = CsMissing;
-      end
       // Sealer: the job leaves the register; its counter or its discard.
       if (sj_load && sj_pick == c) begin
-        rqo_d[ci] = 1'b0;
-        cmo_d[ci] = 1'b0;
+        if (sj_pick_kind) cmo_d[ci] = 1'b0;
+        else rqo_d[ci] = 1'b0;
       end
       if (sj_fire && sj_ctx_q == c) sjf_d[ci] = 1'b1;
-      if (asg_i && asg_ctx_i == c) begin
+      // A counter, discard or send only for a job this context has out (robust to a stray one).
+      sj_out = sjf_q[ci] || (sj_fire && sj_ctx_q == c);
+      if (asg_i && asg_ctx_i == c && sj_out) begin
         sjf_d[ci] = 1'b0;
         if (endg_q[ci]) fin_d[ci] = 1'b1;
-        else live_d[ci] = 1'b1;
+        else snd_d[ci] = 1'b1;
       end
-      if (sj_drop_i && sj_drop_ctx_i == c) begin
+      if (sent_i && sent_ctx_i == c && snd_q[ci]) begin
+        snd_d[ci]  = 1'b0;
+        live_d[ci] = 1'b1;
+      end
+      if (sj_drop_i && sj_drop_ctx_i == c && sj_out) begin
         sjf_d[ci] = 1'b0;
         if (endg_q[ci]) fin_d[ci] = 1'b1;
         else exp_d[ci] = 1'b1;  // WR_RDREQ never sent: no WR_DATA can come
@@ -584,6 +602,24 @@ module onerma_rsp_ctx #(
         use_d[ci] = 1'b0;
         fin_d[ci] = 1'b0;
       end
+      // Service: the context was free (last, so it sets the new service's state whatever
+      // else named this index in the cycle).
+      if (srv_fire && free_idx == c) begin
+        use_d[ci]   = 1'b1;
+        rqo_d[ci]   = 1'b1;
+        cmo_d[ci]   = 1'b0;
+        sjf_d[ci]   = 1'b0;
+        snd_d[ci]   = 1'b0;
+        live_d[ci]  = 1'b0;
+        late_d[ci]  = 1'b0;
+        exp_d[ci]   = 1'b0;
+        err_d[ci]   = 1'b0;
+        endg_d[ci]  = 1'b0;
+        fin_d[ci]   = 1'b0;
+        rekey_d[ci] = (srv_hdr_i.op_type == OpTypeRekey);
+        nch_d[ci]   = n_chunks(srv_hdr_i.length[ChunkShift+2:0]);
+        for (int unsigned k = 0; k < 4; k++) cst_d[ci][k] = CsMissing;
+      end
     end
   end
 
@@ -593,6 +629,7 @@ module onerma_rsp_ctx #(
       rqo_q   <= '0;
       cmo_q   <= '0;
       sjf_q   <= '0;
+      snd_q   <= '0;
       live_q  <= '0;
       late_q  <= '0;
       exp_q   <= '0;
@@ -607,6 +644,7 @@ module onerma_rsp_ctx #(
       rqo_q   <= rqo_d;
       cmo_q   <= cmo_d;
       sjf_q   <= sjf_d;
+      snd_q   <= snd_d;
       live_q  <= live_d;
       late_q  <= late_d;
       exp_q   <= exp_d;

@@ -84,7 +84,12 @@ module onerma_rx_parse #(
 
   // Counter pulses (protocol §12).
   output logic                 drop_malformed_o,
-  output logic                 drop_misaddressed_o
+  output logic                 drop_misaddressed_o,
+  /// Every frame whose last beat came before this time has had its verdict taken (its
+  /// descriptor handed on, or its drop decided): the `t_rx` of the oldest frame still in the
+  /// descriptor FIFO, else now. A server acts on a write context's deadline only once this has
+  /// passed it, so a WR_DATA that arrived in time is judged before its context expires.
+  output logic [TimeWidth-1:0] judged_o
 );
 
   import onerma_pkg::*;
@@ -397,6 +402,8 @@ module onerma_rx_parse #(
 
   assign tail      = vf_out.hdr.chunk_len[LaneW-1:0];
   assign tail_keep = (tail == '0) ? '1 : ~({Bytes{1'b1}} << tail);
+
+  assign judged_o = vf_out_valid ? vf_out.t_rx : now_i;
 
   assign ini_desc_valid_o = desc_valid && vf_out.to_ini;
   assign rsp_desc_valid_o = desc_valid && !vf_out.to_ini;

@@ -109,6 +109,11 @@ module onerma_seal #(
   output logic                     drop_o,
   output logic [MetaWidth-1:0]     drop_meta_o,
 
+  /// The last beat of a frame left (`m_axis` handshake with tlast), with its job's meta: the
+  /// cycle the protocol calls "sent" (a server's write context deadline counts from it, §8.2).
+  output logic                     sent_valid_o,
+  output logic [MetaWidth-1:0]     sent_meta_o,
+
   output logic                     desc_valid_o,
   input  logic                     desc_ready_i,
   output desc_t                    desc_data_o,
@@ -649,7 +654,15 @@ module onerma_seal #(
     logic [DataWidth-1:0] row;
     logic [Bytes-1:0]     keep;
     logic                 last;
+    logic [MetaWidth-1:0] meta;
   } obeat_t;
+
+  // Each stage's job meta, for `sent_meta_o`.
+  logic [MetaWidth-1:0] meta_q [NumStage];
+  logic [MetaWidth-1:0] ord_meta_q;
+  always_ff @(posedge clk_i) begin
+    if (job_fire) meta_q[alloc] <= job_meta_i;
+  end
 
   logic           o_active_q;
   logic [OW-1:0]  o_beat_q, o_n_q;
@@ -702,6 +715,7 @@ module onerma_seal #(
       ord_hdr_q  <= o_hdr;
       ord_part_q <= HpW'(o_beat_q);
       ord_last_q <= o_last;
+      ord_meta_q <= meta_q[o_stage_q];
       ord_keep_q <= (o_last && (o_rem != '0)) ? ~({Bytes{1'b1}} << o_rem) : '1;
       if (o_hdr) begin
         hdr_b_rd_q <= hdr_b_mem[o_stage_q];
@@ -712,6 +726,7 @@ module onerma_seal #(
   always_comb begin
     o_in.keep = ord_keep_q;
     o_in.last = ord_last_q;
+    o_in.meta = ord_meta_q;
     if (ord_hdr_q) begin
       o_in.row = hdr_b_rd_q[511 - DataWidth * 32'(ord_part_q) -: DataWidth];
     end else begin
@@ -742,6 +757,8 @@ module onerma_seal #(
   assign m_axis_tkeep  = o_out.keep;
   assign m_axis_tlast  = o_out.last;
   assign axis_fire     = m_axis_tvalid && m_axis_tready;
+  assign sent_valid_o  = axis_fire && o_out.last;
+  assign sent_meta_o   = o_out.meta;
 
   // Not used: the requester's own ready signals of internal FIFOs that never fill by
   // construction (stages bound the queues, credits bound the read FIFOs), auth_ok (always 1 when

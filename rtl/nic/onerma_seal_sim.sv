@@ -38,6 +38,8 @@ module onerma_seal_sim #(
 
   output logic                   drop_o,
   output logic [MetaWidth-1:0]   drop_meta_o,
+  output logic                   sent_valid_o,
+  output logic [MetaWidth-1:0]   sent_meta_o,
 
   output logic                   m_axis_tvalid,
   input  logic                   m_axis_tready,
@@ -112,6 +114,8 @@ module onerma_seal_sim #(
     .asg_counter_o,
     .drop_o,
     .drop_meta_o,
+    .sent_valid_o,
+    .sent_meta_o,
     .desc_valid_o (desc_valid),
     .desc_ready_i (desc_ready),
     .desc_data_o  (desc),

@@ -126,6 +126,12 @@ extern "C" {
 #define ONERMA_REGS__ERR_STATUS__COUNTER_EXHAUSTED_bw 1
 #define ONERMA_REGS__ERR_STATUS__COUNTER_EXHAUSTED_reset 0x0
 
+// reg - onerma_regs.hold_ns
+#define ONERMA_REGS__HOLD_NS__VALUE_bm 0xffffffff
+#define ONERMA_REGS__HOLD_NS__VALUE_bp 0
+#define ONERMA_REGS__HOLD_NS__VALUE_bw 32
+#define ONERMA_REGS__HOLD_NS__VALUE_reset 0x374e
+
 // reg - onerma_regs.err_disabled_slot
 #define ONERMA_REGS__ERR_DISABLED_SLOT__COUNT_bm 0xffffffff
 #define ONERMA_REGS__ERR_DISABLED_SLOT__COUNT_bp 0
@@ -375,7 +381,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t msg_count_lo;
     uint32_t msg_count_hi;
     uint32_t err_status;
-    uint8_t RESERVED_44_7f[0x3c];
+    uint32_t hold_ns;
+    uint8_t RESERVED_48_7f[0x38];
     uint32_t err_disabled_slot;
     uint32_t err_busy_slot;
     uint32_t err_bad_cq;

@@ -307,7 +307,7 @@ pub struct Observer {
     grants: Vec<Grant>,
     /// Host ranges `(start, end, until)` of regions where a write just failed: the shadow stops
     /// an op's or context's writes at its first error, a device only once the error response
-    /// came back (within `host_write_max`), so the device's writes there meanwhile are legal.
+    /// came back, so the device's writes there until the failing write's own bound are legal.
     err_windows: Vec<(u64, u64, u64)>,
     /// Device reads no grant covers yet `(addr, len, cycle)`: a READ service's reads come
     /// before the frame that shows the service.
@@ -1308,13 +1308,16 @@ impl Observer {
                 },
             });
         }
+        // The device makes the failing write itself, and the writes it issued before the error
+        // came back, as late as it would have made that write (its own crypto and host write
+        // queue), not only `host_write_max` after the shadow's.
         for (region, at) in cap.errors {
             if let Some(r) = self.shadow.sh.rrt.get(region) {
-                let base = r.e.base_addr;
+                let start = r.e.base_addr;
                 self.err_windows.push((
-                    base,
-                    base.saturating_add(r.e.size),
-                    at + self.nic.host_write_max,
+                    start,
+                    start.saturating_add(r.e.size),
+                    at.max(base) + self.cfg.reaction_max,
                 ));
             }
         }

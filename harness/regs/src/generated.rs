@@ -453,6 +453,30 @@ pub mod err_status {
     };
 }
 
+/// Announced WRITE hold: Nanoseconds this NIC, as a server, states in its WR_RDREQs: ceil(Hold_s * clk_period_ps * (1 + 2 * CLOCK_TOLERANCE_PPM * 1e-6) / 1000) with Hold_s = server_timeout + RxCryptoMax + Drain + HostWriteMax cycles (protocol §6.2). Software computes it from the NIC's bounds and its clock. Default 14158 (the default server, protocol §6.4).
+pub mod hold_ns {
+    use super::*;
+
+    /// Byte address.
+    pub const ADDR: u64 = 0x044;
+    /// The value (see the register description).
+    pub const VALUE: Field = Field {
+        name: "value",
+        lsb: 0,
+        width: 32,
+        reset: Some(0x374e),
+        access: Access::ReadWrite,
+        hw_writes: false,
+        counter: false,
+    };
+    /// The register.
+    pub const REG: Reg = Reg {
+        name: "hold_ns",
+        addr: ADDR,
+        fields: &[VALUE],
+    };
+}
+
 /// Counter err_disabled_slot: Command page writes to a disabled slot (ignored, SLVERR; §2.1).
 pub mod err_disabled_slot {
     use super::*;
@@ -1369,6 +1393,7 @@ pub const REGS: &[Reg] = &[
     msg_count_lo::REG,
     msg_count_hi::REG,
     err_status::REG,
+    hold_ns::REG,
     err_disabled_slot::REG,
     err_busy_slot::REG,
     err_bad_cq::REG,

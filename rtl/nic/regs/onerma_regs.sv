@@ -243,6 +243,7 @@ module onerma_regs (
         logic msg_count_lo;
         logic msg_count_hi;
         logic err_status;
+        logic hold_ns;
         logic err_disabled_slot;
         logic err_busy_slot;
         logic err_bad_cq;
@@ -343,6 +344,9 @@ module onerma_regs (
         decoded_reg_strb.err_status = cpuif_req_masked & (cpuif_addr == 9'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 9'h40);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 9'h40);
+        decoded_reg_strb.hold_ns = cpuif_req_masked & (cpuif_addr == 9'h44);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 9'h44);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 9'h44);
         decoded_reg_strb.err_disabled_slot = cpuif_req_masked & (cpuif_addr == 9'h80);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 9'h80);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 9'h80);
@@ -552,6 +556,12 @@ module onerma_regs (
                 logic load_next;
             } counter_exhausted;
         } err_status;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } value;
+        } hold_ns;
         struct {
             struct {
                 logic [31:0] next;
@@ -898,6 +908,11 @@ module onerma_regs (
                 logic value;
             } counter_exhausted;
         } err_status;
+        struct {
+            struct {
+                logic [31:0] value;
+            } value;
+        } hold_ns;
         struct {
             struct {
                 logic [31:0] value;
@@ -1468,6 +1483,29 @@ module onerma_regs (
             end
         end
     end
+    // Field: onerma_regs.hold_ns.value
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.hold_ns.value.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.hold_ns && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.hold_ns.value.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.hold_ns.value.next = next_c;
+        field_combo.hold_ns.value.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.hold_ns.value.value <= 32'h374e;
+        end else begin
+            if(field_combo.hold_ns.value.load_next) begin
+                field_storage.hold_ns.value.value <= field_combo.hold_ns.value.next;
+            end
+        end
+    end
+    assign hwif_out.hold_ns.value.value = field_storage.hold_ns.value.value;
     // Field: onerma_regs.err_disabled_slot.count
     always_comb begin
         automatic logic [31:0] next_c;
@@ -2632,6 +2670,9 @@ module onerma_regs (
             readback_data_var[1] = field_storage.err_status.bad_cq.value;
             readback_data_var[2] = field_storage.err_status.cq_write.value;
             readback_data_var[3] = field_storage.err_status.counter_exhausted.value;
+        end
+        if(rd_mux_addr == 9'h44) begin
+            readback_data_var[31:0] = field_storage.hold_ns.value.value;
         end
         if(rd_mux_addr == 9'h80) begin
             readback_data_var[31:0] = field_storage.err_disabled_slot.count.value;

@@ -22,6 +22,7 @@ package onerma_regs_addr_pkg;
   localparam logic [8:0] MsgCountLoAddr = 9'h38;
   localparam logic [8:0] MsgCountHiAddr = 9'h3c;
   localparam logic [8:0] ErrStatusAddr = 9'h40;
+  localparam logic [8:0] HoldNsAddr = 9'h44;
   localparam logic [8:0] ErrDisabledSlotAddr = 9'h80;
   localparam logic [8:0] ErrBusySlotAddr = 9'h84;
   localparam logic [8:0] ErrBadCqAddr = 9'h88;

@@ -351,6 +351,14 @@ package onerma_regs_pkg;
     } onerma_regs__msg_count_lo__out_t;
 
     typedef struct {
+        logic [31:0] value;
+    } onerma_regs__hold_ns__value__out_t;
+
+    typedef struct {
+        onerma_regs__hold_ns__value__out_t value;
+    } onerma_regs__hold_ns__out_t;
+
+    typedef struct {
         logic [15:0] value;
     } onerma_regs__slot_index__index__out_t;
 
@@ -500,6 +508,7 @@ package onerma_regs_pkg;
         onerma_regs__nack_depth__out_t nack_depth;
         onerma_regs__nic_time_lo__out_t nic_time_lo;
         onerma_regs__msg_count_lo__out_t msg_count_lo;
+        onerma_regs__hold_ns__out_t hold_ns;
         onerma_regs__slot_index__out_t slot_index;
         onerma_regs__slot_cfg__out_t slot_cfg;
         onerma_regs__slot_pid__out_t slot_pid;
