@@ -13,7 +13,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
-use onerma_layouts::{Cmd, Cpl, OpType, RrtEntry, Status};
+use onerma_layouts::{Cmd, Cpl, Hdr, OpType, RrtEntry, Status};
 use onerma_model::crypto::{self, Key};
 use onerma_model::{FabricConfig, NicConfig, Observer, ObserverConfig, Seen, System};
 use onerma_regs as regs;
@@ -272,6 +272,12 @@ pub struct Rig {
     pub rekey_spans: Vec<(u64, u64)>,
     /// Served WRITEs completed: (op, submission, completion).
     write_spans: Vec<(ClientOp, u64, u64)>,
+    /// With [`Rig::log_frames`] set: every frame the RTL NIC received (`false`) or sent (`true`)
+    /// as (cycle of its last beat, sent, header).
+    pub frame_log: Vec<(u64, bool, Hdr)>,
+    pub log_frames: bool,
+    /// Share of WRITEs among the client's ops in [`Rig::client_load`] / [`Rig::load_both`].
+    pub client_p_write: f64,
 }
 
 /// An op the model client (NIC 1) issued to the RTL NIC.
@@ -380,6 +386,9 @@ impl Rig {
             client_t_sub: vec![0; usize::from(SLOTS)],
             rekey_spans: Vec::new(),
             write_spans: Vec::new(),
+            frame_log: Vec::new(),
+            log_frames: false,
+            client_p_write: 0.0,
         }
     }
 
@@ -528,9 +537,7 @@ impl Rig {
                             .push((op.clone(), self.client_t_sub[slot], self.cycle));
                     }
                     let t_sub = self.client_t_sub[slot];
-                    if c.cpl.status == Status::Ok
-                        && op.op == OpType::Read
-                        && self.raced(&op, t_sub)
+                    if c.cpl.status == Status::Ok && op.op == OpType::Read && self.raced(&op, t_sub)
                     {
                         self.stats.raced_checks += 1;
                     } else if c.cpl.status == Status::Ok && op.op == OpType::Read {
@@ -623,6 +630,14 @@ impl Rig {
         Ok(())
     }
 
+    fn log_frame(&mut self, cycle: u64, sent: bool, f: &[u8]) {
+        if self.log_frames
+            && let Some(Ok(h)) = f.get(..64).map(Hdr::from_bytes)
+        {
+            self.frame_log.push((cycle, sent, h));
+        }
+    }
+
     /// With `ONERMA_RIG_VCD=path:from:to`, a VCD of the top for cycles `[from, to)` (debugging).
     fn vcd_window(&mut self) {
         let Some(v) = std::env::var_os("ONERMA_RIG_VCD") else {
@@ -675,7 +690,8 @@ impl Rig {
         Ok(())
     }
 
-    /// One cycle's client submissions: READs at random offsets of the readable served region.
+    /// One cycle's client submissions: READs at random offsets of the readable served region,
+    /// or with chance [`Rig::client_p_write`] WRITEs to the write-only one.
     fn client_submit_some(&mut self, sizes: &[u16], p: f64) -> Result<(), RigError> {
         let key = *self
             .rtl_keys
@@ -685,12 +701,19 @@ impl Rig {
             if self.client_free(s) && self.rng.random_bool(p) {
                 let len = sizes[self.rng.random_range(0..sizes.len())];
                 let offset = self.rng.random_range(0..=RTL_SERVED_SIZE - u64::from(len));
+                // WRITEs go to the write-only region: no READ races them.
+                let write = self.rng.random_bool(self.client_p_write);
                 let op = ClientOp {
-                    op: OpType::Read,
+                    op: if write { OpType::Write } else { OpType::Read },
                     slot: s,
-                    region: RTL_REGION,
+                    region: if write { RTL_REGION + 1 } else { RTL_REGION },
                     offset,
                     len,
+                };
+                let key = if write {
+                    *self.rtl_keys.get(1).unwrap_or(&key)
+                } else {
+                    key
                 };
                 self.client_op(op, key)?;
             }
@@ -1196,6 +1219,7 @@ impl Rig {
                 let f = std::mem::take(f);
                 self.rx_cur = None;
                 self.stats.frames_in += 1;
+                self.log_frame(cyc, false, &f);
                 self.ev.push(cyc, ObsEv::Receive(f));
             }
         }
@@ -1215,6 +1239,7 @@ impl Rig {
                 self.stats.frames_out += 1;
                 self.stats.tx_payload += f.len().saturating_sub(80) as u64;
                 self.sys.send_external(cyc, 0, f.clone());
+                self.log_frame(cyc, true, &f);
                 self.ev.push(cyc, ObsEv::Frame(f));
             }
         }
@@ -1368,7 +1393,7 @@ fn trace(cycle: u64, dir: &str, f: &[u8]) {
     if std::env::var_os("ONERMA_RIG_TRACE").is_none() {
         return;
     }
-    match f.get(..64).map(onerma_layouts::Hdr::from_bytes) {
+    match f.get(..64).map(Hdr::from_bytes) {
         Some(Ok(h)) => eprintln!(
             "{cycle:>8} {dir} {:?} src {:#x} slot {} region {} ctx {} off {} len {} chunk {}+{} ctr {:#x} prev {:#x} st {:?}",
             h.msg_type,

@@ -59,7 +59,13 @@ fn serves_writes_of_each_size() -> Result<(), TestCaseError> {
     for (i, len) in sizes.into_iter().enumerate() {
         let offset = 9 * 1024 * i as u64 + 5 * i as u64;
         for r in 0..2u16 {
-            let o = op(OpType::Write, (2 * i as u16 + r) % SLOTS, RTL_REGION + r, offset, len);
+            let o = op(
+                OpType::Write,
+                (2 * i as u16 + r) % SLOTS,
+                RTL_REGION + r,
+                offset,
+                len,
+            );
             rig.client_op(o.clone(), rig.rtl_keys[usize::from(r)])
                 .map_err(tc)?;
             rig.client_drain(80_000).map_err(tc)?;
@@ -100,7 +106,11 @@ fn rekey_installs_the_new_key() -> Result<(), TestCaseError> {
         ),
         (op(OpType::Read, 2, RTL_REGION, 0, 64), new, Status::Ok),
         (op(OpType::Write, 3, RTL_REGION, 100, 200), new, Status::Ok),
-        (op(OpType::Write, 4, RTL_REGION + 1, 0, 64), other, Status::Ok),
+        (
+            op(OpType::Write, 4, RTL_REGION + 1, 0, 64),
+            other,
+            Status::Ok,
+        ),
     ];
     for (o, k, want) in &cases {
         rig.client_op(o.clone(), *k).map_err(tc)?;
@@ -109,7 +119,10 @@ fn rekey_installs_the_new_key() -> Result<(), TestCaseError> {
     }
     rig.run_reads(0, &[1]).map_err(tc)?;
     let (t0, t1) = rig.rekey_spans[0];
-    println!("REKEY submission to completion at the client: {} cycles", t1 - t0);
+    println!(
+        "REKEY submission to completion at the client: {} cycles",
+        t1 - t0
+    );
     Ok(())
 }
 
@@ -128,20 +141,13 @@ fn concurrent_rekeys() -> Result<(), TestCaseError> {
     rig.client_drain(60_000).map_err(tc)?;
     let sa = status_of(&rig, &a);
     let sb = status_of(&rig, &b);
-    let oks = [sa, sb]
-        .iter()
-        .filter(|s| **s == Some(Status::Ok))
-        .count();
+    let oks = [sa, sb].iter().filter(|s| **s == Some(Status::Ok)).count();
     prop_assert_eq!(oks, 1, "{:?} {:?}", sa, sb);
     for s in [sa, sb] {
         prop_assert!(
             matches!(
                 s,
-                Some(
-                    Status::Ok
-                        | Status::RemoteAccessError
-                        | Status::RemoteAuthenticationFailure
-                )
+                Some(Status::Ok | Status::RemoteAccessError | Status::RemoteAuthenticationFailure)
             ),
             "{:?}",
             s
@@ -194,6 +200,46 @@ fn served_write_errors() -> Result<(), TestCaseError> {
         Some(Status::RemoteAuthenticationFailure)
     );
     rig.run_reads(0, &[1]).map_err(tc)?;
+    Ok(())
+}
+
+/// Both halves at once with served WRITEs: the RTL NIC's own closed loop of READs and WRITEs to
+/// the model server, and the client's READs and WRITEs (half each; WRITEs to the write-only
+/// region) of the RTL NIC, in one run over a faulty fabric with host memory back-pressure. The
+/// window, the GCM pool, the sealer, the unwind port and the host write client are shared by
+/// both halves here; every output of both is checked by the observer.
+#[test]
+fn both_halves_with_served_writes() -> Result<(), TestCaseError> {
+    let mut rig = Rig::new(25, fabric(25, true, false), memory(25, 6, 0.8), 0.9);
+    rig.setup().map_err(tc)?;
+    rig.serve_setup().map_err(tc)?;
+    rig.p_submit = 0.02;
+    rig.p_write = 0.3;
+    rig.client_p_write = 0.5;
+    rig.load_both(
+        25_000,
+        &[1, 64, 700, 1024, 2048],
+        &[1, 64, 1000, 4096],
+        0.02,
+    )
+    .map_err(tc)?;
+    rig.client_drain(120_000).map_err(tc)?;
+    rig.run_reads(0, &[1]).map_err(tc)?;
+    let count = |k: OpType| {
+        rig.client_done
+            .iter()
+            .filter(|(o, s)| o.op == k && *s == Status::Ok)
+            .count()
+    };
+    let (rd, wr) = (count(OpType::Read), count(OpType::Write));
+    println!(
+        "RTL ops {:?}; client {} ops, {rd} READs and {wr} WRITEs OK; observer {:?}",
+        rig.stats,
+        rig.client_done.len(),
+        rig.obs.stats()
+    );
+    prop_assert!(rig.stats.ok >= 10, "{} RTL ops OK", rig.stats.ok);
+    prop_assert!(rd >= 5 && wr >= 5, "{} READs, {} WRITEs OK", rd, wr);
     Ok(())
 }
 

@@ -53,6 +53,7 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         "responder_reqs_per_cycle_64b",
         crate::nic_bench::responder_reqs_per_cycle_64b,
     ),
+    ("rekey_cycles", crate::nic_bench::rekey_cycles),
     ("nic_sim_cycles_per_s", crate::nic_bench::sim_cycles_per_s),
     ("model_ops_per_s_2nic", model_ops_per_s_2nic),
     ("model_ops_per_s_40nic", model_ops_per_s_40nic),

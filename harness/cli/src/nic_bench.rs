@@ -6,8 +6,8 @@
 
 use crate::bench::Measurement;
 use crate::error::CliError;
-use onerma_layouts::Status;
-use onerma_rtl_tests::nic_rig::{BUS, Rig, SLOTS, fabric, memory};
+use onerma_layouts::{MsgType, OpType, Status};
+use onerma_rtl_tests::nic_rig::{BUS, ClientOp, RTL_REGION, Rig, SLOTS, fabric, memory};
 use std::time::Instant;
 
 fn rig_err(e: impl std::fmt::Display) -> CliError {
@@ -153,5 +153,62 @@ pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
              closed loop on 8 client slots, {ok} READs in a window of {cycles} cycles"
         ),
         limit: Some(1.0),
+    })
+}
+
+/// `rekey_cycles`: served REKEYs one at a time, clean fabric without latency. The key is in force
+/// from the install, which the WR_CMPL follows; the figure is the bound the wire shows: the
+/// REKEY's last message (its WR_DATA, last beat in) to its WR_CMPL's last beat out. The whole op
+/// (the client's submission to its completion, 4 hops) is in the config text.
+pub fn rekey_cycles() -> Result<Measurement, CliError> {
+    let mut rig = fast_rig(11)?;
+    rig.serve_setup().map_err(rig_err)?;
+    rig.log_frames = true;
+    let n = 8u16;
+    for i in 0..n {
+        let op = ClientOp {
+            op: OpType::Rekey,
+            slot: i % SLOTS,
+            region: RTL_REGION,
+            offset: 0,
+            len: 16,
+        };
+        let key = rig.rtl_keys[0];
+        rig.client_op(op, key).map_err(rig_err)?;
+        rig.client_drain(20_000).map_err(rig_err)?;
+    }
+    rig.run_reads(0, &[1]).map_err(rig_err)?;
+    if rig.rekey_spans.len() != usize::from(n) {
+        return Err(rig_err(format!("a REKEY failed: {:?}", rig.client_done)));
+    }
+    // Per REKEY: its WR_DATA in, then the WR_CMPL out that answers it (same slot, next).
+    let mut spans = Vec::new();
+    for (k, (t, sent, h)) in rig.frame_log.iter().enumerate() {
+        if !*sent && h.msg_type == MsgType::WrData {
+            let out = rig.frame_log[k..]
+                .iter()
+                .find(|(_, s, g)| *s && g.msg_type == MsgType::WrCmpl && g.slot == h.slot);
+            if let Some((t2, _, _)) = out {
+                spans.push(t2 - t);
+            }
+        }
+    }
+    if spans.len() != usize::from(n) {
+        return Err(rig_err(format!("{} WR_DATA / WR_CMPL pairs", spans.len())));
+    }
+    let install = spans.iter().sum::<u64>() as f64 / spans.len() as f64;
+    let op = rig.rekey_spans.iter().map(|(a, b)| b - a).sum::<u64>() as f64 / f64::from(n);
+    Ok(Measurement {
+        value: install,
+        unit: "cycles",
+        config: format!(
+            "onerma_nic small serving a model client: 1 iterative GCM engine, {n} REKEYs one at \
+             a time; WR_DATA in to WR_CMPL out (the install is between) {install:.0} cycles = \
+             {:.2} us at 250 MHz; whole op at the client (submit to completion, 4 hops, no \
+             fabric latency) {op:.0} cycles = {:.2} us",
+            install * 0.004,
+            op * 0.004
+        ),
+        limit: None,
     })
 }
