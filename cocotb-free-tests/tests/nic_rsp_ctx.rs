@@ -4,15 +4,19 @@
 //!
 //! The bench plays every neighbour: the WRITE/REKEY queue (requests of 1 B..4 KB and REKEYs),
 //! the window allocator (reservations granted or refused), the sealer (counters in the job's
-//! cycle or later, jobs dropped unsent), the receive edge (WR_DATA headers aimed at live
-//! contexts, with wrong counters, echo fields, chunk geometry, context indices, late frames,
-//! copies, and their payload beats; some contexts are never sent any data so they expire), the
-//! engines (results after a delay, some failing), the window (unwinds finishing after a delay),
-//! the host write DMA (answers, some errors) and the key install port (some refused). The
-//! reference keeps each context and decides, cycle by cycle, what the block must do: every
-//! service and reservation, sealer job (header, key, meta), drop counter pulse, opener job,
-//! unwind, host write, install and refund. At the end every context is free and every service
-//! ended exactly once (a WR_CMPL, a silent expiry, or a dropped WR_RDREQ / WR_CMPL).
+//! cycle or later, jobs dropped unsent, and each WR_RDREQ's `sent` from the cycle after its
+//! counter to tens of cycles later, the contexts' sends in any order), the receive edge (WR_DATA
+//! headers aimed at live contexts, with wrong counters, echo fields, chunk geometry, context
+//! indices, late frames, copies, frames at contexts whose WR_RDREQ is not sent yet, and their
+//! payload beats; some contexts are never sent any data so they expire; `judged` usually `now`,
+//! sometimes lagging it, never past a header still offered), the engines (results after a delay,
+//! some failing), the window (unwinds finishing after a delay), the host write DMA (answers, some
+//! errors) and the key install port (some refused). The reference keeps each context and
+//! decides, cycle by cycle, what the block must do: every service and reservation, sealer job
+//! (header, key, meta; WR_RDREQs in service order, then WR_CMPLs round-robin), drop counter
+//! pulse, opener job, unwind (with its REKEY flag), host write, install and refund. At the end
+//! every context is free and every service ended exactly once (a WR_CMPL, a silent expiry, or a
+//! dropped WR_RDREQ / WR_CMPL).
 
 use onerma_layouts::{Hdr, MsgType, OpType, Status};
 use onerma_rtl_tests::bits::{be_to_words, from_words, reached, to_words, words_to_be};
@@ -47,12 +51,14 @@ struct Srv {
 #[derive(Default)]
 struct Drive {
     now: u32,
+    judged: u32,
     server_timeout: u32,
     srv: Option<Srv>,
     rsv_ready: bool,
     sj_ready: bool,
     asg: Option<(usize, u64)>,
     sj_drop: Option<usize>,
+    sent: Option<usize>,
     hdr: Option<([u8; 64], u128, u32)>,
     pay: Option<bool>,
     opay_ready: bool,
@@ -107,7 +113,7 @@ struct Sample {
     opay_valid: bool,
     oj: Option<Job>,
     res_ready: bool,
-    uw: Option<(usize, usize, bool)>,
+    uw: Option<(usize, usize, bool, bool)>, // (ctx, chunk, read, rekey)
     hw: Option<Hw>,
     ins: Option<Ins>,
     refund: Option<u32>,
@@ -124,6 +130,7 @@ macro_rules! dut {
             onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(&mut self, d: &Drive) {
                 self.set_now_i(d.now);
+                self.set_judged_i(d.judged);
                 self.set_server_timeout_i(d.server_timeout);
                 self.set_hold_ns_i(HOLD_NS);
                 self.set_srv_valid_i(u8::from(d.srv.is_some()));
@@ -143,6 +150,8 @@ macro_rules! dut {
                 self.set_asg_counter_i(actr);
                 self.set_sj_drop_i(u8::from(d.sj_drop.is_some()));
                 self.set_sj_drop_ctx_i(d.sj_drop.unwrap_or(0) as _);
+                self.set_sent_i(u8::from(d.sent.is_some()));
+                self.set_sent_ctx_i(d.sent.unwrap_or(0) as _);
                 self.set_hdr_valid_i(u8::from(d.hdr.is_some()));
                 let (hb, ht, hrx) = d.hdr.unwrap_or(([0; 64], 0, 0));
                 self.set_hdr_i(&be_to_words::<16>(&hb));
@@ -200,6 +209,7 @@ macro_rules! dut {
                             self.uw_ctx_o() as usize,
                             self.uw_chunk_o() as usize,
                             self.uw_read_o() != 0,
+                            self.uw_rekey_o() != 0,
                         )
                     }),
                     hw: (self.hw_valid_o() != 0).then(|| Hw {
@@ -250,7 +260,8 @@ struct Ctx {
     rqo: bool,  // WR_RDREQ owed to the sealer
     cmo: bool,  // WR_CMPL owed to the sealer
     sjf: bool,  // a job taken by the sealer, its counter or discard not yet reported
-    live: bool, // WR_RDREQ counter known
+    snd: bool,  // WR_RDREQ counter known, not yet sent
+    live: bool, // WR_RDREQ sent: WR_DATA can be taken
     late: bool, // the deadline scan saw the deadline pass
     exp: bool,  // ends silently
     err: bool,  // REMOTE_ACCESS_ERROR decided
@@ -271,6 +282,7 @@ impl Ctx {
             rqo: false,
             cmo: false,
             sjf: false,
+            snd: false,
             live: false,
             late: false,
             exp: false,
@@ -293,9 +305,12 @@ impl Ctx {
         self.req()
             .map_or(0, |h| usize::from(h.length.div_ceil(CHUNK)))
     }
-    fn inflight(&self) -> bool {
-        self.rqo
+    /// Something of the context in flight (`in_reg`: its job is in the sealer-job register).
+    fn inflight(&self, in_reg: bool) -> bool {
+        in_reg
+            || self.rqo
             || self.sjf
+            || self.snd
             || self
                 .cs
                 .iter()
@@ -361,13 +376,20 @@ fn fail(msg: impl Into<String>) -> TestCaseError {
     TestCaseError::fail(msg.into())
 }
 
-/// A WR_DATA aimed at a live context, mostly right, sometimes wrong in one way.
+/// A WR_DATA aimed at a live context, mostly right, sometimes wrong in one way; now and then one
+/// aimed at a context whose WR_RDREQ has its counter but is not sent yet (right counter: a peer
+/// cannot have it, but the block must not take it either).
 fn frame(rng: &mut StdRng, ctxs: &[Ctx], counter: &mut u64) -> Option<(Hdr, u128)> {
     let n = ctxs.len();
     let live: Vec<usize> = (0..n)
         .filter(|&c| ctxs[c].in_use && ctxs[c].live && !ctxs[c].mute)
         .collect();
-    let ci = if live.is_empty() || rng.random_range(0..30) == 0 {
+    let unsent: Vec<usize> = (0..n)
+        .filter(|&c| ctxs[c].in_use && ctxs[c].snd && !ctxs[c].mute)
+        .collect();
+    let ci = if !unsent.is_empty() && rng.random_range(0..8) == 0 {
+        unsent[rng.random_range(0..unsent.len())]
+    } else if live.is_empty() || rng.random_range(0..30) == 0 {
         rng.random_range(0..n + 2)
     } else {
         live[rng.random_range(0..live.len())]
@@ -424,6 +446,10 @@ struct Stats {
     hw: usize,
     ins: usize,
     late: usize,
+    sent: usize,   // WR_RDREQs sent
+    unsent: usize, // WR_DATA headers at a context between its WR_RDREQ's counter and its sending
+    saved: usize, // WR_DATA accepted (arrived in time) after `now`, not `judged`, passed the deadline
+    lagged: usize, // scan visits of a live context late in `now` but not yet in `judged`
 }
 
 #[allow(clippy::too_many_lines)]
@@ -451,16 +477,32 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
     let mut hwq: VecDeque<(usize, usize, bool)> = VecDeque::new(); // (ctx, chunk, rekey)
     let mut hw_rsp: Later<(u32, bool)> = Later::new();
     let mut ins_done: Later<(usize, bool)> = Later::new();
-    // Sealer: jobs taken, their counter or discard owed (ctx, drop?).
-    let mut owed: Later<(usize, bool)> = Later::new();
-    // The block's sealer-job register and round-robin pointers, the scan position.
+    // Sealer: jobs taken, their counter or discard owed (ctx, drop?, WR_CMPL?).
+    let mut owed: Later<(usize, bool, bool)> = Later::new();
+    // Sealer: WR_RDREQs with their counter, their last beat due to leave (due cycle, ctx); sent
+    // in any order once due.
+    let mut sends: Vec<(u64, usize)> = Vec::new();
+    // The receive edge's `judged` (monotonic, at most `now`, never past a header still offered)
+    // and how far it lags `now` when nothing holds it.
+    let mut judged: u32 = now;
+    let mut lag_target: u32 = 0;
+    // The block's sealer-job register, its queue of served contexts owing a WR_RDREQ (service
+    // order), the round-robin pointers.
     let mut sj_reg: Option<(usize, bool, u32)> = None; // (ctx, WR_CMPL?, hold_ns)
+    let mut rdq: VecDeque<usize> = VecDeque::new();
     let mut sj_ptr = 0usize;
     let mut fr_ptr = 0usize;
     let mut ready = [false; 8];
 
     for cycle in 0..cycles {
         now = now.wrapping_add(1);
+        // A WR_RDREQ's last beat leaves a while after its counter: in the next cycle, a few
+        // cycles later or tens of cycles later.
+        let send_delay = |rng: &mut StdRng| match rng.random_range(0..4) {
+            0 => rng.random_range(0..2),
+            1 => rng.random_range(2..8),
+            _ => rng.random_range(8..60),
+        };
         let draining = cycle + 4_000 > cycles;
         let pct = |rng: &mut StdRng, p: u32| rng.random_range(0..100) < p;
         for r in &mut ready {
@@ -519,23 +561,38 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             });
         }
         d.srv.clone_from(&srv_cur);
-        // --- sealer: counters and discards owed for jobs taken earlier ---
-        if let Some((c, drop)) = owed.peek(cycle) {
+        // --- sealer: WR_RDREQs sent (any due one), counters and discards owed ---
+        let due: Vec<usize> = (0..sends.len()).filter(|&i| sends[i].0 <= cycle).collect();
+        if !due.is_empty() && pct(&mut rng, 80) {
+            let (_, c) = sends.swap_remove(due[rng.random_range(0..due.len())]);
+            d.sent = Some(c);
+        }
+        if let Some((c, drop, cmpl)) = owed.peek(cycle) {
             if drop {
                 d.sj_drop = Some(c);
             } else {
                 sealer_ctr += 1;
                 d.asg = Some((c, sealer_ctr));
+                if !cmpl {
+                    sends.push((cycle + 1 + send_delay(&mut rng), c));
+                }
             }
             owed.pop();
         }
         // --- receive edge ---
+        // Frames whose last beat came before `judged` were all offered: a new one is not older.
+        let judged_lag = now.wrapping_sub(judged);
         if hdr_cur.is_none()
             && !draining
             && pct(&mut rng, 50)
             && let Some((h, tag)) = frame(&mut rng, &ctxs, &mut peer_ctr)
         {
-            let t_rx = now.wrapping_sub(rng.random_range(0..4));
+            let lag = if pct(&mut rng, 20) {
+                rng.random_range(0..=judged_lag)
+            } else {
+                rng.random_range(0..4).min(judged_lag)
+            };
+            let t_rx = now.wrapping_sub(lag);
             if h.chunk_len != 0 {
                 let beats = rng.random_range(1..4);
                 for b in 0..beats {
@@ -544,6 +601,20 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             }
             hdr_cur = Some((h, tag, t_rx));
         }
+        // `judged`: `now` less the lag (usually none), held at an offered header's `t_rx`.
+        if rng.random_range(0..400) == 0 {
+            lag_target = match rng.random_range(0..5) {
+                0..=2 => 0,
+                3 => rng.random_range(1..16),
+                _ => rng.random_range(16..400),
+            };
+        }
+        let mut lag = lag_target;
+        if let Some((_, _, t_rx)) = &hdr_cur {
+            lag = lag.max(now.wrapping_sub(*t_rx));
+        }
+        judged = now.wrapping_sub(lag.min(judged_lag));
+        d.judged = judged;
         if let Some((h, tag, t_rx)) = &hdr_cur {
             let b = h.to_bytes().map_err(|e| fail(format!("hdr: {e}")))?;
             d.hdr = Some((b, *tag, *t_rx));
@@ -586,11 +657,14 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             if d.asg.is_none() && d.sj_drop.is_none() && !drop && pct(&mut rng, 70) {
                 sealer_ctr += 1;
                 d.asg = Some((c, sealer_ctr));
+                if !cmpl {
+                    sends.push((cycle + 1 + send_delay(&mut rng), c));
+                }
                 dut.drive(&d);
                 dut.eval();
                 out = dut.sample();
             } else {
-                owed.push(cycle + rng.random_range(0..6), (c, drop));
+                owed.push(cycle + rng.random_range(0..6), (c, drop, cmpl));
             }
         }
 
@@ -649,8 +723,21 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             }
             (a, b) => return Err(fail(format!("sealer job {a:?}, expected {b:?}"))),
         }
-        let sj_req: Vec<bool> = pre.iter().map(|x| x.rqo || x.cmo).collect();
-        let sj_load = rr(&sj_req, sj_ptr).filter(|_| sj_reg.is_none() || d.sj_ready);
+        // The register loads the oldest service's WR_RDREQ, else a WR_CMPL round-robin.
+        let sj_reg_pre = sj_reg;
+        let cmo: Vec<bool> = pre.iter().map(|x| x.cmo).collect();
+        let sj_load: Option<(usize, bool)> = if sj_reg.is_some() && !d.sj_ready {
+            None
+        } else if let Some(&c) = rdq.front() {
+            prop_assert!(
+                pre[c].rqo,
+                "reference: ctx {} queued without a WR_RDREQ owed",
+                c
+            );
+            Some((c, false))
+        } else {
+            rr(&cmo, sj_ptr).map(|c| (c, true))
+        };
         if let Some((c, cmpl)) = sj_taken {
             let x = &pre[c];
             if cmpl {
@@ -673,6 +760,17 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             prop_assert_eq!(out.hdr_ready, route_room && job_room, "hdr_ready");
             if out.hdr_ready {
                 let v = classify(&pre, &h, t_rx);
+                if let Some(c) = pre.get(usize::from(h.ctx))
+                    && c.in_use
+                    && c.snd
+                {
+                    prop_assert_eq!(
+                        v,
+                        Verdict::Stale,
+                        "reference: WR_DATA before its WR_RDREQ sent"
+                    );
+                    st.unsent += 1;
+                }
                 match v {
                     Verdict::Stale => stale = true,
                     Verdict::Dup => dup = true,
@@ -684,6 +782,9 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                             meta: ((k as u32) << cb) | c as u32,
                         });
                         accepted = Some((c, k));
+                        if reached(now, pre[c].dl) {
+                            st.saved += 1;
+                        }
                     }
                 }
                 if let Some(c) = pre.get(usize::from(h.ctx))
@@ -765,7 +866,11 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         prop_assert_eq!(out.drop_dup, dup, "drop_dup");
         prop_assert_eq!(out.drop_auth, auth, "drop_auth");
         // Unwinds, host writes, installs.
-        let uw_want = uwq.front().copied().filter(|u| !u.2 || hwq.len() < 4);
+        let uw_want = uwq
+            .front()
+            .copied()
+            .filter(|u| !u.2 || hwq.len() < 4)
+            .map(|(c, k, read)| (c, k, read, pre[c].rekey()));
         prop_assert_eq!(out.uw, uw_want, "unwind");
         let mut hw_push: Option<(usize, usize, bool)> = None;
         if let Some(u) = out.uw
@@ -830,34 +935,24 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         );
 
         // ---------------- apply the cycle's events to the reference ----------------
-        if let Some(c) = served {
-            let s = d
-                .srv
-                .clone()
-                .ok_or_else(|| fail("service without a head"))?;
-            let x = &mut ctxs[c];
-            *x = Ctx::new();
-            x.in_use = true;
-            x.rqo = true;
-            x.mute = rng.random_range(0..6) == 0;
-            x.srv = Some(s);
-            srv_cur = None;
-            st.served += 1;
-        }
-        if let Some((c, cmpl, _)) = sj_reg
+        if let Some((c, _, _)) = sj_reg
             && d.sj_ready
         {
             ctxs[c].sjf = true;
-            let _ = cmpl;
         }
-        if let Some(p) = sj_load {
-            ctxs[p].rqo = false;
-            ctxs[p].cmo = false;
-            sj_reg = Some((p, pre[p].cmo, HOLD_NS));
-            sj_ptr = (p + 1) % n;
+        if let Some((p, cmpl)) = sj_load {
+            if cmpl {
+                ctxs[p].cmo = false;
+                sj_ptr = (p + 1) % n;
+            } else {
+                ctxs[p].rqo = false;
+                rdq.pop_front();
+            }
+            sj_reg = Some((p, cmpl, HOLD_NS));
         } else if d.sj_ready {
             sj_reg = None;
         }
+        // The WR_RDREQ's counter: its rdreq_counter, not yet sent (a WR_CMPL's: free).
         if let Some((c, ctr)) = d.asg {
             let x = &mut ctxs[c];
             prop_assert!(x.sjf, "bench: asg for ctx {} without a job", c);
@@ -865,13 +960,22 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             if pre[c].endg {
                 x.fin = true;
             } else {
-                x.live = true;
+                x.snd = true;
                 x.rdctr = ctr;
-                x.dl = now.wrapping_add(server_timeout);
             }
+        }
+        // Its last beat left: live, the deadline from now.
+        if let Some(c) = d.sent {
+            let x = &mut ctxs[c];
+            prop_assert!(pre[c].snd, "bench: sent for ctx {} without a counter", c);
+            x.snd = false;
+            x.live = true;
+            x.dl = now.wrapping_add(server_timeout);
+            st.sent += 1;
         }
         if let Some(c) = d.sj_drop {
             let x = &mut ctxs[c];
+            prop_assert!(x.sjf, "bench: discard for ctx {} without a job", c);
             x.sjf = false;
             st.dropped += 1;
             if pre[c].endg {
@@ -929,10 +1033,14 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                 ctxs[c].err = true;
             }
         }
-        // The deadline scan visits context (cycle mod n).
+        // The deadline scan visits context (cycle mod n), against `judged`.
         let sc = (cycle % n as u64) as usize;
-        if pre[sc].in_use && pre[sc].live && reached(now, pre[sc].dl) {
-            ctxs[sc].late = true;
+        if pre[sc].in_use && pre[sc].live {
+            if reached(d.judged, pre[sc].dl) {
+                ctxs[sc].late = true;
+            } else if reached(now, pre[sc].dl) {
+                st.lagged += 1;
+            }
         }
         for c in 0..n {
             let p = &pre[c];
@@ -943,7 +1051,8 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                 x.exp = true;
             }
             let all_done = (0..nch).all(|k| p.cs[k] == Cs::Done);
-            if p.in_use && !p.endg && !p.inflight() && (p.exp || p.err || all_done) {
+            let in_reg = sj_reg_pre.is_some_and(|(r, _, _)| r == c);
+            if p.in_use && !p.endg && !p.inflight(in_reg) && (p.exp || p.err || all_done) {
                 x.endg = true;
                 if p.exp {
                     x.fin = true;
@@ -961,6 +1070,22 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             fr_ptr = (c + 1) % n;
             st.ended += 1;
         }
+        // Service last: the free context's new state whatever else the cycle did.
+        if let Some(c) = served {
+            let s = d
+                .srv
+                .clone()
+                .ok_or_else(|| fail("service without a head"))?;
+            let x = &mut ctxs[c];
+            *x = Ctx::new();
+            x.in_use = true;
+            x.rqo = true;
+            x.mute = rng.random_range(0..6) == 0;
+            x.srv = Some(s);
+            rdq.push_back(c);
+            srv_cur = None;
+            st.served += 1;
+        }
 
         dut.tick();
     }
@@ -970,6 +1095,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         ctxs.iter().map(|x| x.in_use).collect::<Vec<_>>()
     );
     prop_assert!(srv_cur.is_none() && results.is_empty() && uwq.is_empty() && hwq.is_empty());
+    prop_assert!(sends.is_empty() && rdq.is_empty() && owed.is_empty());
     prop_assert_eq!(st.ended, st.served, "one end per service");
     Ok(st)
 }
@@ -1016,6 +1142,12 @@ fn every_end_for_write_and_rekey() -> Result<(), TestCaseError> {
             );
         }
         prop_assert!(st.dropped > 0 && st.late > 0 && st.hw > 0 && st.ins > 0);
+        prop_assert!(
+            st.unsent > 0 && st.saved > 0 && st.lagged > 0,
+            "{}: sent / judged coverage {:?}",
+            name,
+            st
+        );
     }
     Ok(())
 }
