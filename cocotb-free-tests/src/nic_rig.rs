@@ -1387,6 +1387,29 @@ impl Rig {
     }
 }
 
+/// Both halves at once (the mixed-mode suites' tests of it): on a faulty fabric with host memory
+/// back-pressure, the RTL NIC's own closed loop (READs and 30 % WRITEs to the model server) and
+/// the client's ops on the RTL NIC (`client_p_write` of them WRITEs to the write-only region) for
+/// `cycles`, then everything drained and the observer finished. Returns the rig for the caller's
+/// checks.
+pub fn both_halves(seed: u64, client_p_write: f64, cycles: u64) -> Result<Rig, RigError> {
+    let mut rig = Rig::new(seed, fabric(seed, true, false), memory(seed, 6, 0.8), 0.9);
+    rig.setup()?;
+    rig.serve_setup()?;
+    rig.p_submit = 0.02;
+    rig.p_write = 0.3;
+    rig.client_p_write = client_p_write;
+    rig.load_both(
+        cycles,
+        &[1, 64, 700, 1024, 2048],
+        &[1, 64, 1000, 4096],
+        0.02,
+    )?;
+    rig.client_drain(120_000)?;
+    rig.run_reads(0, &[1])?;
+    Ok(rig)
+}
+
 /// With `ONERMA_RIG_TRACE` set, every frame the RTL NIC receives and sends, one line each
 /// (debugging a divergence the observer reports).
 fn trace(cycle: u64, dir: &str, f: &[u8]) {
@@ -1395,18 +1418,10 @@ fn trace(cycle: u64, dir: &str, f: &[u8]) {
     }
     match f.get(..64).map(Hdr::from_bytes) {
         Some(Ok(h)) => eprintln!(
-            "{cycle:>8} {dir} {:?} src {:#x} slot {} region {} ctx {} off {} len {} chunk {}+{} ctr {:#x} prev {:#x} st {:?}",
-            h.msg_type,
+            "{cycle:>8} {dir} {} src {:#x} counter {:#x} status {:?}",
+            onerma_model::hdr_text(&h),
             h.src_nic,
-            h.slot,
-            h.region,
-            h.ctx,
-            h.offset,
-            h.length,
-            h.chunk_offset,
-            h.chunk_len,
             h.counter,
-            h.prev_counter,
             h.status
         ),
         _ => eprintln!("{cycle:>8} {dir} {} bytes, no header", f.len()),

@@ -18,8 +18,8 @@ use onerma_layouts::{OpType, Status};
 use onerma_model::NicConfig;
 use onerma_model::crypto::Key;
 use onerma_rtl_tests::nic_rig::{
-    ClientOp, RTL_REGION, RTL_SERVED_BASE, RTL_SERVED_SIZE, Rig, RigError, SLOTS, fabric, memory,
-    rtl_config,
+    ClientOp, RTL_REGION, RTL_SERVED_BASE, RTL_SERVED_SIZE, Rig, RigError, SLOTS, both_halves,
+    fabric, memory, rtl_config,
 };
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -234,20 +234,7 @@ fn malformed_misaddressed_and_replayed_requests() -> Result<(), TestCaseError> {
 /// completes (the rig's drain), every client READ completes and lands the right bytes.
 #[test]
 fn both_halves_at_once() -> Result<(), TestCaseError> {
-    let mut rig = Rig::new(15, fabric(15, true, false), memory(15, 6, 0.8), 0.9);
-    rig.setup().map_err(tc)?;
-    rig.serve_setup().map_err(tc)?;
-    rig.p_submit = 0.02;
-    rig.p_write = 0.3;
-    rig.load_both(
-        25_000,
-        &[1, 64, 700, 1024, 2048],
-        &[1, 64, 1000, 4096],
-        0.02,
-    )
-    .map_err(tc)?;
-    rig.client_drain(120_000).map_err(tc)?;
-    rig.run_reads(0, &[1]).map_err(tc)?;
+    let rig = both_halves(15, 0.0, 25_000).map_err(tc)?;
     let ok = rig
         .client_done
         .iter()

@@ -11,7 +11,8 @@
 use onerma_layouts::{OpType, Status};
 use onerma_model::crypto::Key;
 use onerma_rtl_tests::nic_rig::{
-    ClientOp, RTL_REGION, RTL_SERVED_BASE, RTL_SERVED_SIZE, Rig, RigError, SLOTS, fabric, memory,
+    ClientOp, RTL_REGION, RTL_SERVED_BASE, RTL_SERVED_SIZE, Rig, RigError, SLOTS, both_halves,
+    fabric, memory,
 };
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -210,21 +211,7 @@ fn served_write_errors() -> Result<(), TestCaseError> {
 /// both halves here; every output of both is checked by the observer.
 #[test]
 fn both_halves_with_served_writes() -> Result<(), TestCaseError> {
-    let mut rig = Rig::new(25, fabric(25, true, false), memory(25, 6, 0.8), 0.9);
-    rig.setup().map_err(tc)?;
-    rig.serve_setup().map_err(tc)?;
-    rig.p_submit = 0.02;
-    rig.p_write = 0.3;
-    rig.client_p_write = 0.5;
-    rig.load_both(
-        25_000,
-        &[1, 64, 700, 1024, 2048],
-        &[1, 64, 1000, 4096],
-        0.02,
-    )
-    .map_err(tc)?;
-    rig.client_drain(120_000).map_err(tc)?;
-    rig.run_reads(0, &[1]).map_err(tc)?;
+    let rig = both_halves(25, 0.5, 25_000).map_err(tc)?;
     let count = |k: OpType| {
         rig.client_done
             .iter()

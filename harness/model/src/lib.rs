@@ -32,7 +32,9 @@ pub use host::{
 };
 pub use initiator::Initiator;
 pub use nic::{Completion, DropReason, Nic, Outputs, RxOutcome, SubmitOutcome};
-pub use observer::{Divergence, ObserveError, Observer, ObserverConfig, ObserverStats, Seen};
+pub use observer::{
+    Divergence, ObserveError, Observer, ObserverConfig, ObserverStats, Seen, hdr_text,
+};
 pub use policy::{DefaultPolicy, Policy, RandomPolicy};
 pub use responder::{InQueue, KeyInstall, Responder};
 pub use shared::{NicCounters, Owner, RrtRow, Shared, Window};

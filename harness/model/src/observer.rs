@@ -327,7 +327,10 @@ impl std::fmt::Debug for Observer {
     }
 }
 
-fn hdr_text(h: &Hdr) -> String {
+/// One header as a line of text: type, the op's echo fields and the chunk (divergence reports,
+/// frame traces).
+#[must_use]
+pub fn hdr_text(h: &Hdr) -> String {
     format!(
         "{:?} slot {} region {} ctx {} offset {} length {} chunk {}+{} prev_counter {:#x}",
         h.msg_type,
