@@ -92,8 +92,11 @@ pub fn rtl_config() -> NicConfig {
         // the queue's push register.
         starve_slack: 8,
         timer_slack: u64::from(SLOTS),
-        // One iterative engine: a 1 KB chunk spends about 1,000 cycles in it.
-        rx_crypto_max: 6_000,
+        // One iterative engine, shared by the sealer and three openers: a 1 KB chunk spends
+        // about 1,000 cycles in it, and a frame may wait behind the sealer's 4 staged messages
+        // and the openers' chunks (the observer's `tx_lag` is this bound too: a request can leave
+        // that long after its dispatch).
+        rx_crypto_max: 12_000,
         rx_crypto_latency: 0,
         dispatch_timeout: 30_000,
         op_timeout: 40_000,
@@ -1393,11 +1396,23 @@ impl Rig {
 /// `cycles`, then everything drained and the observer finished. Returns the rig for the caller's
 /// checks.
 pub fn both_halves(seed: u64, client_p_write: f64, cycles: u64) -> Result<Rig, RigError> {
+    both_halves_with(seed, client_p_write, 0.0, cycles)
+}
+
+/// [`both_halves`] with a share `p_rekey` of REKEYs among the RTL NIC's own ops (to the model
+/// server's regions).
+pub fn both_halves_with(
+    seed: u64,
+    client_p_write: f64,
+    p_rekey: f64,
+    cycles: u64,
+) -> Result<Rig, RigError> {
     let mut rig = Rig::new(seed, fabric(seed, true, false), memory(seed, 6, 0.8), 0.9);
     rig.setup()?;
     rig.serve_setup()?;
     rig.p_submit = 0.02;
     rig.p_write = 0.3;
+    rig.p_rekey = p_rekey;
     rig.client_p_write = client_p_write;
     rig.load_both(
         cycles,

@@ -292,6 +292,13 @@ pub struct Nic {
     pub(crate) timers: Timers,
     pub(crate) policy: Box<dyn Policy>,
     pub(crate) manual: bool,
+    /// Manual mode: lines the 64-line admission rule may count as free beyond the window's (an
+    /// observer's allowance for reservations it applied in another order than the device).
+    pub(crate) admit_slack: u32,
+    /// Manual mode: cycles a WRITE/REKEY request discarded by age is kept, so that an observer
+    /// can revive it (the device's service shows only when its WR_RDREQ leaves, up to `tx_lag`
+    /// after the decision).
+    pub(crate) write_age_lag: u64,
     last_now: u64,
     wake_at: Option<u64>,
     /// Every driver commit of the RRT `(cycle, region, entry, generation)`, when logging host writes
@@ -343,6 +350,8 @@ impl Nic {
             timers: Timers::default(),
             policy: Box::new(DefaultPolicy),
             manual: false,
+            admit_slack: 0,
+            write_age_lag: 0,
             last_now: 0,
             wake_at: None,
             rrt_log: cfg.log_host_writes.then(Vec::new),
@@ -667,7 +676,7 @@ impl Nic {
             return Err(ChoiceError::EmptyClass(class));
         }
         let free = self.sh.window.free();
-        if free < crate::wire::QUANTUM_LINES {
+        if free + self.admit_slack < crate::wire::QUANTUM_LINES {
             return Err(ChoiceError::WindowShort { class, free });
         }
         if !self.sh.can_send() {
@@ -776,7 +785,7 @@ impl Nic {
                     self.on_ctx_written(t, ctx, inst, ok, out)?
                 }
                 Event::CtxDeadline { ctx, inst } => self.on_ctx_deadline(ctx, inst, out)?,
-                Event::AgeOut { queue, id } => self.on_age_out(queue, id),
+                Event::AgeOut { queue, id } => self.on_age_out(t, queue, id),
                 Event::Wake => {
                     if self.wake_at == Some(t) {
                         self.wake_at = None;

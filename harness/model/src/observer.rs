@@ -309,6 +309,11 @@ pub struct Observer {
     /// an op's or context's writes at its first error, a device only once the error response
     /// came back, so the device's writes there until the failing write's own bound are legal.
     err_windows: Vec<(u64, u64, u64)>,
+    /// Window reservations the shadow made `(cycle of the frame that showed it, lines)`: the
+    /// device may have made a reservation shown later before one shown earlier (its sealer can
+    /// hold a frame behind others), so an admission short of 64 free lines may count the lines
+    /// of reservations shown within `tx_lag` before it as free.
+    recent_rsv: Vec<(u64, u32)>,
     /// Device reads no grant covers yet `(addr, len, cycle)`: a READ service's reads come
     /// before the frame that shows the service.
     reads: Vec<(u64, u64, u64)>,
@@ -417,6 +422,7 @@ impl Observer {
         };
         let mut shadow = Nic::with_host(sc, Box::new(host))?;
         shadow.set_manual(true);
+        shadow.write_age_lag = cfg.tx_lag;
         if let Some(d) = device {
             for r in 0..nic.num_regions {
                 if let Some(e) = d.rrt(r).filter(|e| e.valid != 0) {
@@ -442,6 +448,7 @@ impl Observer {
             records: Vec::new(),
             grants: Vec::new(),
             err_windows: Vec::new(),
+            recent_rsv: Vec::new(),
             reads: Vec::new(),
             last_counter: None,
             now: 0,
@@ -766,6 +773,7 @@ impl Observer {
             t.counter = Some(h.counter);
         }
         let mut out = std::mem::take(&mut self.out);
+        let mut before = self.shadow.window_free();
         let mut r = self.shadow.dispatch(now, class, &mut out);
         if matches!(r, Err(crate::error::ChoiceError::WindowShort { .. })) {
             // The device may have ended expired contexts earlier than the shadow, freeing their
@@ -774,7 +782,21 @@ impl Observer {
             if let Some(t) = self.shadow.sh.shadow.as_mut() {
                 t.counter = Some(h.counter);
             }
+            before = self.shadow.window_free();
             r = self.shadow.dispatch(now, class, &mut out);
+        }
+        if matches!(r, Err(crate::error::ChoiceError::WindowShort { .. })) {
+            // The device may have admitted this op before a reservation it showed earlier.
+            self.shadow.admit_slack = self.recent_slack(now);
+            if let Some(t) = self.shadow.sh.shadow.as_mut() {
+                t.counter = Some(h.counter);
+            }
+            r = self.shadow.dispatch(now, class, &mut out);
+            self.shadow.admit_slack = 0;
+        }
+        if r.is_ok() {
+            let lines = before.saturating_sub(self.shadow.window_free());
+            self.recent_rsv.push((now, lines));
         }
         self.out = out;
         if let Some(t) = self.shadow.sh.shadow.as_mut() {
@@ -806,12 +828,20 @@ impl Observer {
             if !self.shadow.rsp.ctx_is_free(h.ctx) {
                 return self.diverge("WR_RDREQ ctx", "a free write context", h.ctx.to_string());
             }
+            // The device decided the service before its WR_RDREQ left (up to `tx_lag`): the
+            // shadow may have discarded the request by age meanwhile.
+            self.shadow.revive_aged_write(now, h.prev_counter);
+            if self.shadow.window_free() < wire::QUANTUM_LINES {
+                // As in `dispatch`: admitted before a reservation the device showed earlier.
+                self.shadow.admit_slack = self.recent_slack(now);
+            }
             if let Some(t) = self.shadow.sh.shadow.as_mut() {
                 t.counter = Some(h.counter);
                 t.ctx = Some(h.ctx);
             }
         }
         let before = self.frames.len();
+        let free_before = self.shadow.window_free();
         let mut r = Ok(());
         while self.frames.len() == before && self.shadow.rsp.queue_len(q) > 0 {
             r = self.serve_once(now, q);
@@ -819,11 +849,23 @@ impl Observer {
                 break;
             }
         }
+        self.shadow.admit_slack = 0;
+        if r.is_ok() && q == InQueue::Write {
+            let lines = free_before.saturating_sub(self.shadow.window_free());
+            self.recent_rsv.push((now, lines));
+        }
         if let Some(t) = self.shadow.sh.shadow.as_mut() {
             t.counter = None;
             t.ctx = None;
         }
         r
+    }
+
+    /// Lines of the reservations shown within `tx_lag` before `now`.
+    fn recent_slack(&mut self, now: u64) -> u32 {
+        let lag = self.cfg.tx_lag;
+        self.recent_rsv.retain(|&(t, _)| t + lag >= now);
+        self.recent_rsv.iter().map(|&(_, l)| l).sum()
     }
 
     fn serve_once(&mut self, now: u64, q: InQueue) -> Result<(), ObserveError> {
@@ -1253,6 +1295,8 @@ impl Observer {
         self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
         self.grants.retain(|g| g.until >= now);
         self.err_windows.retain(|w| w.2 >= now);
+        let lag = self.cfg.tx_lag;
+        self.recent_rsv.retain(|&(t, _)| t + lag >= now);
         Ok(())
     }
 

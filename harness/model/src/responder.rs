@@ -82,6 +82,9 @@ struct ServedRead {
 pub struct Responder {
     reads: VecDeque<InReq>,
     writes: VecDeque<InReq>,
+    /// WRITE/REKEY requests discarded by age `(cycle, request)`, kept for an observer
+    /// (`Nic::write_age_lag` cycles) in case the device served one before its limit.
+    aged_writes: VecDeque<(u64, InReq)>,
     ctxs: Vec<Ctx>,
     ctx_free: Vec<u16>,
     serving: FastMap<u64, ServedRead>,
@@ -130,6 +133,7 @@ impl Responder {
         Self {
             reads: VecDeque::new(),
             writes: VecDeque::new(),
+            aged_writes: VecDeque::new(),
             ctxs: vec![ctx; usize::from(cfg.num_write_ctx)],
             ctx_free: (0..cfg.num_write_ctx).rev().collect(),
             serving: FastMap::default(),
@@ -329,10 +333,45 @@ impl Nic {
         Ok(RxOutcome::Enqueued)
     }
 
-    pub(crate) fn on_age_out(&mut self, q: InQueue, id: u64) {
+    /// Observer: the device shows the service of the WRITE/REKEY request with counter `counter`
+    /// (its WR_RDREQ leaves up to `write_age_lag` cycles after the decision). If the shadow
+    /// discarded that request by age within that lag, the device served it before its limit:
+    /// it goes back to the head of the queue (the heads the shadow discarded before it stay
+    /// discarded: the device, serving in order, discarded them too).
+    pub(crate) fn revive_aged_write(&mut self, now: u64, counter: u64) {
+        let lag = self.write_age_lag;
+        self.rsp.aged_writes.retain(|(t, _)| t + lag >= now);
+        if self
+            .rsp
+            .writes
+            .front()
+            .is_some_and(|r| r.hdr.counter == counter)
+        {
+            return;
+        }
+        if let Some(p) = self
+            .rsp
+            .aged_writes
+            .iter()
+            .position(|(_, r)| r.hdr.counter == counter)
+            && let Some((_, r)) = self.rsp.aged_writes.remove(p)
+        {
+            self.rsp.writes.push_front(r);
+            self.sh.counters.drop_queue_age = self.sh.counters.drop_queue_age.saturating_sub(1);
+        }
+    }
+
+    pub(crate) fn on_age_out(&mut self, now: u64, q: InQueue, id: u64) {
+        let lag = self.write_age_lag;
+        let keep = q == InQueue::Write && lag > 0;
+        self.rsp.aged_writes.retain(|(t, _)| t + lag >= now);
         let queue = self.rsp.queue(q);
         if let Some(p) = queue.iter().position(|r| r.id == id) {
-            queue.remove(p);
+            if let Some(r) = queue.remove(p)
+                && keep
+            {
+                self.rsp.aged_writes.push_back((now, r));
+            }
             self.sh.counters.drop_queue_age += 1;
         }
     }
@@ -355,7 +394,7 @@ impl Nic {
                 }
             }
             InQueue::Write => {
-                if self.sh.window.free() < QUANTUM_LINES {
+                if self.sh.window.free() + self.admit_slack < QUANTUM_LINES {
                     return Err(ChoiceError::NotServable(q, "window short of 64 lines"));
                 }
                 if self.rsp.ctx_free.is_empty() {
