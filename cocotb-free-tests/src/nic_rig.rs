@@ -404,6 +404,9 @@ pub struct Stats {
     /// Client READ / WRITE completions whose bytes the rig did not check: a concurrent WRITE
     /// overlapped them (the observer checked them).
     pub raced_checks: u64,
+    /// Most frames at once that the fabric had delivered to the RTL NIC and its receive port
+    /// had not yet taken (a backlog here means the RTL's receive path, not the model, is slow).
+    pub rx_backlog_max: u64,
 }
 
 pub struct Rig<D: NicPorts = Dut> {
@@ -1492,6 +1495,7 @@ impl<D: NicPorts> Rig<D> {
         for (_, _, f) in self.sys.external_rx.drain(..) {
             self.rx_q.push_back(f);
         }
+        self.stats.rx_backlog_max = self.stats.rx_backlog_max.max(self.rx_q.len() as u64);
         if !self.sys.errors.is_empty() {
             return Err(fail(format!("model errors: {:?}", self.sys.errors)));
         }

@@ -51,6 +51,8 @@ struct Loop {
     secs: f64,
     /// Records with DISPATCH_TIMEOUT (status 4) and TIMEOUT (status 3) over the whole run.
     dispatch_timeouts: u64,
+    /// Most frames waiting at once for the RTL NIC's receive port.
+    rx_backlog: u64,
 }
 
 /// Closed-loop READs of `len` bytes on every slot for `cycles`, after a warm-up.
@@ -79,6 +81,7 @@ fn closed_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<Loop, CliError> {
         cycles: window,
         secs,
         dispatch_timeouts: st.statuses[4],
+        rx_backlog: st.rx_backlog_max,
     })
 }
 
@@ -101,13 +104,14 @@ fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
         unit: "ops/cycle",
         config: format!(
             "{}: {} slots, {}, 64 B READs closed loop, {} ops in a window of {} cycles, {} \
-             DISPATCH_TIMEOUT in the run",
+             DISPATCH_TIMEOUT in the run, at most {} frames waiting for the receive port",
             t.name,
             t.slots,
             engines(&t),
             l.records,
             l.cycles,
-            l.dispatch_timeouts
+            l.dispatch_timeouts,
+            l.rx_backlog
         ),
         limit: Some(crypto_limit(&t)),
     })
@@ -172,8 +176,8 @@ fn sim_cycles_per_s_on<D: NicPorts>() -> Result<Measurement, CliError> {
 
 /// Closed-loop served READs of `len` bytes from the model client (as many client slots as the
 /// RTL NIC has) for `cycles`, after a warm-up; returns (READs completed OK, RD_RESP payload
-/// bytes sent, cycles).
-fn served_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<(u64, u64, u64), CliError> {
+/// bytes sent, cycles, most frames waiting at once for the RTL NIC's receive port).
+fn served_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<(u64, u64, u64, u64), CliError> {
     let mut rig = fast_rig::<D>(9)?;
     rig.serve_setup().map_err(rig_err)?;
     rig.client_load(3_000, len, 1.0).map_err(rig_err)?;
@@ -189,15 +193,16 @@ fn served_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<(u64, u64, u64), Cl
     if let Some((op, s)) = rig.client_done.iter().find(|(_, s)| *s != Status::Ok) {
         return Err(rig_err(format!("a served READ failed: {op:?} {s:?}")));
     }
+    let backlog = rig.stats.rx_backlog_max;
     rig.run_reads(0, &[1]).map_err(rig_err)?;
-    Ok((ok, bytes, window))
+    Ok((ok, bytes, window, backlog))
 }
 
 /// `responder_goodput_frac_4k`: served 4 KB READs, RD_RESP payload bytes on the network per
 /// cycle as a fraction of the datapath width.
 fn responder_goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
-    let (ok, bytes, cycles) = served_loop::<D>(4096, 60_000)?;
+    let (ok, bytes, cycles, _) = served_loop::<D>(4096, 60_000)?;
     Ok(Measurement {
         value: bytes as f64 / cycles as f64 / t.bus as f64,
         unit: "of width",
@@ -216,13 +221,14 @@ fn responder_goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> 
 /// `responder_reqs_per_cycle_64b`: served 64-byte READs completed per cycle.
 fn responder_reqs_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
-    let (ok, _, cycles) = served_loop::<D>(64, 40_000)?;
+    let (ok, _, cycles, backlog) = served_loop::<D>(64, 40_000)?;
     Ok(Measurement {
         value: ok as f64 / cycles as f64,
         unit: "reqs/cycle",
         config: format!(
             "{} serving a model client: {}, 64 B READs closed loop on {} client slots, {ok} \
-             READs in a window of {cycles} cycles",
+             READs in a window of {cycles} cycles, at most {backlog} frames waiting for the \
+             receive port",
             t.name,
             engines(&t),
             t.slots.max(8)
