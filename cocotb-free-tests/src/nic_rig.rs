@@ -39,6 +39,7 @@ fn fail(e: impl Into<String>) -> RigError {
 /// The small configuration's Verilated top.
 pub type Dut = onerma_rtl::nic::Model;
 
+/// The small top's constants (the tests use them; [`SMALL`] holds the same values for the rig).
 pub const BUS: usize = 16; // DataWidth 128
 pub const WORDS: usize = 4;
 pub const SLOTS: u16 = 8;
@@ -55,6 +56,7 @@ pub const REGIONS_SERVED: u16 = 2;
 /// The RTL NIC's served regions (responder suite): region `RTL_REGION + i` at
 /// `RTL_SERVED_BASE + i * RTL_SERVED_SIZE`, filled with random bytes at [`Rig::serve_setup`].
 /// Region `RTL_REGION` allows remote READ, WRITE and REKEY; `RTL_REGION + 1` only remote WRITE.
+/// (The small top's map; [`TopConfig::rtl_served_base`] is the rig's.)
 pub const RTL_REGION: u16 = 2;
 pub const RTL_SERVED_BASE: u64 = 0x8_0000;
 pub const RTL_SERVED_SIZE: u64 = 0x1_0000;
@@ -70,7 +72,195 @@ pub const CLIENT_CQ_BASE: u64 = 0x30_0000;
 /// 4 KB burst takes on the slowest memory the tests use.
 pub const HOLD: u64 = 4096;
 
-fn resp(bits: u8) -> Resp {
+/// The widest data port of a NIC top the rig drives, in 32-bit words (`DataWidth` 512).
+pub const MAX_WORDS: usize = 16;
+
+/// A Verilated `onerma_nic` top's parameters (its `harness/rtl/tops/*.json`) and the rig's host
+/// memory map for it: the model's view of the top ([`rtl_config_for`], [`server_config_for`])
+/// and the rig's setup derive from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TopConfig {
+    /// The top's name (for reports).
+    pub name: &'static str,
+    /// `DataWidth / 8`: every AXI4 / AXI4-Stream data port's bytes.
+    pub bus: usize,
+    pub slots: u16,
+    pub regions: u16,
+    pub window_lines: u32,
+    pub classes: u8,
+    pub max_starve: u32,
+    /// `InQueueDepth` (the responder's inbound queue) and `NumWriteCtx` (its write contexts).
+    pub in_queue_depth: u16,
+    pub write_ctx: u16,
+    /// `NumEngines` and `Pipelined` (GCM engines of the pool).
+    pub engines: u8,
+    pub pipelined: bool,
+    /// Host memory map: the slots' source / landing buffers (8 KB per slot) at `data_base`,
+    /// the completion records (16 B per slot, 4 KB) at `cq_base`, the two served regions
+    /// (`RTL_SERVED_SIZE` each) at `rtl_served_base`, in a memory of `mem_size` bytes.
+    pub data_base: u64,
+    pub cq_base: u64,
+    pub rtl_served_base: u64,
+    pub mem_size: usize,
+}
+
+impl TopConfig {
+    /// Bytes of the slots' buffers (8 KB per slot).
+    pub fn data_size(&self) -> u64 {
+        u64::from(self.slots) * 8192
+    }
+    /// 32-bit words of a data port.
+    pub fn words(&self) -> usize {
+        self.bus / 4
+    }
+}
+
+/// `harness/rtl/tops/nic.json`: 8 slots, 2 classes, 16 regions, 128 lines, 128-bit data, one
+/// iterative engine.
+pub const SMALL: TopConfig = TopConfig {
+    name: "onerma_nic small",
+    bus: BUS,
+    slots: SLOTS,
+    regions: 16,
+    window_lines: 128,
+    classes: 2,
+    max_starve: 4,
+    in_queue_depth: 32,
+    write_ctx: 4,
+    engines: 1,
+    pipelined: false,
+    data_base: DATA_BASE,
+    cq_base: CQ_BASE,
+    rtl_served_base: RTL_SERVED_BASE,
+    mem_size: 1 << 20,
+};
+
+/// `harness/rtl/tops/nic_default.json` (group `nic-bench`): 64 slots, 4 classes, 256 regions,
+/// 1,024 lines, 512-bit data, 4 pipelined engines.
+pub const DEFAULT: TopConfig = TopConfig {
+    name: "onerma_nic default",
+    bus: 64,
+    slots: 64,
+    regions: 256,
+    window_lines: 1024,
+    classes: 4,
+    max_starve: 16,
+    in_queue_depth: 32,
+    write_ctx: 16,
+    engines: 4,
+    pipelined: true,
+    data_base: 0x1_0000,
+    cq_base: 0xa_0000,
+    rtl_served_base: 0x10_0000,
+    mem_size: 2 << 20,
+};
+
+/// Calls `$cb!($($pre)* [narrow inputs] [narrow outputs] [wide inputs] [wide outputs])` with
+/// the NIC top's ports the rig drives, so the trait and its impls list them once.
+macro_rules! with_nic_ports {
+    ($cb:ident!($($pre:tt)*)) => {
+        $cb!($($pre)*
+            [set_s_axil_awvalid_i, set_s_axil_awaddr_i, set_s_axil_wvalid_i, set_s_axil_wdata_i,
+             set_s_axil_wstrb_i, set_s_axil_bready_i, set_s_axil_arvalid_i, set_s_axil_araddr_i,
+             set_s_axil_rready_i, set_s_axi_awvalid_i, set_s_axi_awid_i, set_s_axi_awaddr_i,
+             set_s_axi_awlen_i, set_s_axi_awsize_i, set_s_axi_wvalid_i, set_s_axi_wstrb_i,
+             set_s_axi_wlast_i, set_s_axi_bready_i, set_s_axi_arvalid_i, set_s_axi_rready_i,
+             set_m_axi_awready_i, set_m_axi_wready_i, set_m_axi_bvalid_i, set_m_axi_bid_i,
+             set_m_axi_bresp_i, set_m_axi_arready_i, set_m_axi_rvalid_i, set_m_axi_rid_i,
+             set_m_axi_rresp_i, set_m_axi_rlast_i, set_s_axis_rx_tvalid_i,
+             set_s_axis_rx_tkeep_i, set_s_axis_rx_tlast_i, set_m_axis_tx_tready_i]
+            [s_axil_awready_o, s_axil_wready_o, s_axil_bvalid_o, s_axil_bresp_o,
+             s_axil_arready_o, s_axil_rvalid_o, s_axil_rdata_o, s_axil_rresp_o, s_axi_awready_o,
+             s_axi_wready_o, s_axi_bvalid_o, s_axi_bid_o, s_axi_bresp_o, m_axi_arvalid_o,
+             m_axi_arid_o, m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o, m_axi_awvalid_o,
+             m_axi_awid_o, m_axi_awaddr_o, m_axi_awlen_o, m_axi_awsize_o, m_axi_wvalid_o,
+             m_axi_wstrb_o, m_axi_wlast_o, m_axi_rready_o, m_axi_bready_o, s_axis_rx_tready_o,
+             m_axis_tx_tvalid_o, m_axis_tx_tkeep_o, m_axis_tx_tlast_o]
+            [set_s_axi_wdata_i, set_m_axi_rdata_i, set_s_axis_rx_tdata_i]
+            [m_axi_wdata_o, m_axis_tx_tdata_o]
+        );
+    };
+}
+
+macro_rules! nic_ports_trait {
+    ([$($si:ident),*] [$($go:ident),*] [$($sw:ident),*] [$($gw:ident),*]) => {
+        /// The ports of a Verilated `onerma_nic` top that the rig drives, implemented by every
+        /// NIC top's generated `Model` (the same method names). Narrow ports carry `u64` (a
+        /// setter takes any unsigned integer and truncates to the port's width); wide data ports are word slices of
+        /// [`TopConfig::words`] words, bit 0 in word 0's bit 0.
+        pub trait NicPorts {
+            /// The top's parameters and the rig's memory map for it.
+            const TOP: TopConfig;
+            /// A new model held in reset for two cycles.
+            fn fresh() -> Self;
+            fn eval(&mut self);
+            fn tick(&mut self);
+            /// Starts a VCD of the top at `path` (debugging, [`Rig`]'s `ONERMA_RIG_VCD`).
+            fn trace_start(&mut self, path: &std::path::Path) -> Result<(), String>;
+            fn trace_stop(&mut self);
+            $(fn $si(&mut self, v: impl Into<u64>);)*
+            $(fn $go(&self) -> u64;)*
+            $(
+                /// Words past the slice are zero; words past the port are ignored.
+                fn $sw(&mut self, v: &[u32]);
+            )*
+            $(
+                /// Fills `dst` (as many words as both have).
+                fn $gw(&self, dst: &mut [u32]);
+            )*
+        }
+    };
+}
+with_nic_ports!(nic_ports_trait!());
+
+macro_rules! nic_ports_impl {
+    ($t:ty, $words:expr, $top:expr,
+     [$($si:ident),*] [$($go:ident),*] [$($sw:ident),*] [$($gw:ident),*]) => {
+        #[allow(clippy::unnecessary_cast)]
+        impl NicPorts for $t {
+            const TOP: TopConfig = $top;
+            fn fresh() -> Self {
+                let mut m = <$t>::new();
+                m.reset(2);
+                m
+            }
+            fn eval(&mut self) {
+                <$t>::eval(self);
+            }
+            fn tick(&mut self) {
+                <$t>::tick(self);
+            }
+            fn trace_start(&mut self, path: &std::path::Path) -> Result<(), String> {
+                <$t>::trace_start(self, path).map_err(|e| e.to_string())
+            }
+            fn trace_stop(&mut self) {
+                <$t>::trace_stop(self);
+            }
+            $(fn $si(&mut self, v: impl Into<u64>) {
+                <$t>::$si(self, v.into() as _);
+            })*
+            $(fn $go(&self) -> u64 {
+                <$t>::$go(self) as u64
+            })*
+            $(fn $sw(&mut self, v: &[u32]) {
+                let mut a = [0u32; $words];
+                let n = v.len().min($words);
+                a[..n].copy_from_slice(&v[..n]);
+                <$t>::$sw(self, &a);
+            })*
+            $(fn $gw(&self, dst: &mut [u32]) {
+                let a = <$t>::$gw(self);
+                let n = dst.len().min($words);
+                dst[..n].copy_from_slice(&a[..n]);
+            })*
+        }
+    };
+}
+with_nic_ports!(nic_ports_impl!(onerma_rtl::nic::Model, WORDS, SMALL,));
+#[cfg(feature = "nic-bench")]
+with_nic_ports!(nic_ports_impl!(onerma_rtl::nic_default::Model, 16, DEFAULT,));
+
+fn resp(bits: u64) -> Resp {
     match bits {
         0 => Resp::Okay,
         2 => Resp::SlvErr,
@@ -78,20 +268,28 @@ fn resp(bits: u8) -> Resp {
     }
 }
 
-/// The RTL NIC's configuration as the model sees it (the top's parameters and the registers the
-/// test programs).
+/// The small RTL NIC's configuration as the model sees it ([`rtl_config_for`] of [`SMALL`]).
 pub fn rtl_config() -> NicConfig {
+    rtl_config_for(&SMALL)
+}
+
+/// The RTL NIC's configuration as the model sees it (the top's parameters and the registers the
+/// test programs). The timeouts were sized for the small top's one iterative engine; a top with
+/// more or faster engines only finishes sooner.
+pub fn rtl_config_for(top: &TopConfig) -> NicConfig {
     NicConfig {
         nic_addr: RTL_ADDR,
-        num_slots: SLOTS,
-        num_regions: 16,
-        num_classes: 2,
-        window_lines: 128,
-        max_starve: 4,
+        num_slots: top.slots,
+        num_regions: top.regions,
+        num_classes: top.classes,
+        window_lines: top.window_lines,
+        max_starve: top.max_starve,
+        in_queue_depth: top.in_queue_depth,
+        num_write_ctx: top.write_ctx,
         // Doorbell to class queue head: the command port, three cycles of submission checks,
         // the queue's push register.
         starve_slack: 8,
-        timer_slack: u64::from(SLOTS),
+        timer_slack: u64::from(top.slots),
         // One iterative engine, shared by the sealer and three openers: a 1 KB chunk spends
         // about 1,000 cycles in it, and a frame may wait behind the sealer's 4 staged messages
         // and the openers' chunks (the observer's `tx_lag` is this bound too: a request can leave
@@ -100,7 +298,7 @@ pub fn rtl_config() -> NicConfig {
         rx_crypto_latency: 0,
         dispatch_timeout: 30_000,
         op_timeout: 40_000,
-        host_write_bytes_per_cycle: BUS as u32,
+        host_write_bytes_per_cycle: top.bus as u32,
         host_write_max: 400,
         host_read_max: 400,
         // Accepts the model server's hold (`server_config`): its server_timeout covers 4 KB of
@@ -114,12 +312,18 @@ pub fn rtl_config() -> NicConfig {
     }
 }
 
-/// The model server's configuration: a WRITE context lives long enough for 4 KB of WR_DATA
-/// from the small RTL NIC (one iterative engine, about 1,000 cycles per 1 KB chunk).
+/// The model server of the small rig ([`server_config_for`] of [`SMALL`]).
 pub fn server_config() -> NicConfig {
+    server_config_for(&SMALL)
+}
+
+/// The model server's configuration: a WRITE context lives long enough for 4 KB of WR_DATA
+/// from the small RTL NIC (one iterative engine, about 1,000 cycles per 1 KB chunk). As a
+/// client of the RTL NIC it has as many slots as the RTL NIC (at least 8).
+pub fn server_config_for(top: &TopConfig) -> NicConfig {
     NicConfig {
         nic_addr: SERVER_ADDR,
-        num_slots: 8,
+        num_slots: top.slots.max(8),
         num_regions: 16,
         server_timeout: 30_000,
         // As a client of the RTL NIC: a 4 KB READ served through its one iterative engine.
@@ -203,10 +407,15 @@ pub struct Stats {
     /// Client READ / WRITE completions whose bytes the rig did not check: a concurrent WRITE
     /// overlapped them (the observer checked them).
     pub raced_checks: u64,
+    /// Most frames at once that the fabric had delivered to the RTL NIC and its receive port
+    /// had not yet taken (a backlog here means the RTL's receive path, not the model, is slow).
+    pub rx_backlog_max: u64,
 }
 
-pub struct Rig {
-    pub m: Dut,
+pub struct Rig<D: NicPorts = Dut> {
+    pub m: D,
+    /// The top's parameters and memory map (`D::TOP`).
+    pub top: TopConfig,
     lite: AxilMaster,
     cmd: AxiWriteMaster,
     pub mem: AxiMem,
@@ -293,7 +502,8 @@ pub struct ClientOp {
     pub len: u16,
 }
 
-impl Rig {
+impl Rig<Dut> {
+    /// The rig on the small top.
     pub fn new(seed: u64, fabric: FabricConfig, mem_cfg: MemConfig, p_tx_ready: f64) -> Self {
         Self::with_config(seed, fabric, mem_cfg, p_tx_ready, rtl_config())
     }
@@ -307,9 +517,26 @@ impl Rig {
         p_tx_ready: f64,
         rcfg: NicConfig,
     ) -> Self {
-        let mut m = Dut::new();
-        m.reset(2);
-        let scfg = server_config();
+        Self::on_top(seed, fabric, mem_cfg, p_tx_ready, rcfg)
+    }
+}
+
+impl<D: NicPorts> Rig<D> {
+    /// The rig on top `D` with the RTL NIC's registers (and the model's view of them) from
+    /// `rcfg`, [`rtl_config_for`] `D::TOP` or a variant of it. The host memory's bus width and
+    /// size are the top's (`mem_cfg`'s other fields are kept).
+    pub fn on_top(
+        seed: u64,
+        fabric: FabricConfig,
+        mut mem_cfg: MemConfig,
+        p_tx_ready: f64,
+        rcfg: NicConfig,
+    ) -> Self {
+        let top = D::TOP;
+        mem_cfg.bus_bytes = top.bus;
+        mem_cfg.size = mem_cfg.size.max(top.mem_size);
+        let m = D::fresh();
+        let scfg = server_config_for(&top);
         let mut sys = System::new(vec![rcfg.clone(), scfg], fabric).expect("system");
         sys.set_external(0).expect("external NIC 0");
         let mut rng = StdRng::seed_from_u64(seed);
@@ -342,8 +569,10 @@ impl Rig {
         let obs = Observer::new(&rcfg, ObserverConfig::for_nic(&rcfg), None).expect("observer");
         let cfg = rcfg.clone();
         let thr = |s: u64| Throttle::new(seed ^ s, 1.0).expect("throttle");
+        let slots = usize::from(top.slots);
         Self {
             m,
+            top,
             lite: AxilMaster::new(thr(1)),
             cmd: AxiWriteMaster::new(thr(2), thr(3), thr(4)),
             mem: AxiMem::new(mem_cfg).expect("memory"),
@@ -364,7 +593,7 @@ impl Rig {
             w_beats: Vec::new(),
             w_done: VecDeque::new(),
             cmd_open: VecDeque::new(),
-            busy: vec![None; usize::from(SLOTS)],
+            busy: vec![None; slots],
             server_keys,
             stats: Stats::default(),
             p_tx_ready,
@@ -376,17 +605,17 @@ impl Rig {
             p_submit: 0.125,
             p_write: 0.0,
             p_rekey: 0.0,
-            rekeys: vec![None; usize::from(SLOTS)],
-            src_end: vec![0; usize::from(SLOTS)],
+            rekeys: vec![None; slots],
+            src_end: vec![0; slots],
             cfg,
             rtl_keys: Vec::new(),
             rtl_served: Vec::new(),
             served_ranges: Vec::new(),
             served_chunk_end: None,
-            client_ops: vec![None; usize::from(SLOTS)],
+            client_ops: vec![None; slots],
             client_done: Vec::new(),
-            client_src: vec![Vec::new(); usize::from(SLOTS)],
-            client_t_sub: vec![0; usize::from(SLOTS)],
+            client_src: vec![Vec::new(); slots],
+            client_t_sub: vec![0; slots],
             rekey_spans: Vec::new(),
             write_spans: Vec::new(),
             frame_log: Vec::new(),
@@ -401,7 +630,7 @@ impl Rig {
     pub fn serve_setup(&mut self) -> Result<(), RigError> {
         for i in 0..2u16 {
             let key: Key = self.rng.random();
-            let base = RTL_SERVED_BASE + u64::from(i) * RTL_SERVED_SIZE;
+            let base = self.top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE;
             let fill: Vec<u8> = (0..RTL_SERVED_SIZE).map(|_| self.rng.random()).collect();
             let _ = self.mem.load(base as usize, &fill);
             self.ev.push(
@@ -416,9 +645,10 @@ impl Rig {
             let e = self.served_entry(i, true);
             self.rrt(RTL_REGION + i, &e)?;
         }
+        let slots = self.top.slots;
         let c = &mut self.sys.nics[1];
         for (index, base, size) in [
-            (CLIENT_BUF_REGION, CLIENT_BUF_BASE, u64::from(SLOTS) * 8192),
+            (CLIENT_BUF_REGION, CLIENT_BUF_BASE, u64::from(slots) * 8192),
             (CLIENT_CQ_REGION, CLIENT_CQ_BASE, 4096),
         ] {
             c.write_rrt(
@@ -438,7 +668,7 @@ impl Rig {
             )
             .map_err(|e| fail(format!("client region: {e}")))?;
         }
-        for s in 0..SLOTS {
+        for s in 0..slots {
             c.enable_slot(s, CLIENT_PID)
                 .map_err(|e| fail(format!("client slot: {e}")))?;
         }
@@ -461,7 +691,7 @@ impl Rig {
             perm_local_read: 0,
             perm_local_write: 0,
             owner_pid: CLIENT_PID,
-            base_addr: RTL_SERVED_BASE + u64::from(i) * RTL_SERVED_SIZE,
+            base_addr: self.top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE,
             size: RTL_SERVED_SIZE,
             key: crypto::key_to_u128(&key),
         }
@@ -491,7 +721,7 @@ impl Rig {
         if op.op == OpType::Read
             && let Some(i) = op.region.checked_sub(RTL_REGION).filter(|i| *i < 2)
         {
-            let a = RTL_SERVED_BASE + u64::from(i) * RTL_SERVED_SIZE + op.offset;
+            let a = self.top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE + op.offset;
             self.served_ranges.push((a, a + u64::from(op.len)));
         }
         let slot = usize::from(op.slot);
@@ -607,7 +837,7 @@ impl Rig {
                 if end > self.rtl_served[i].len() {
                     return Ok(());
                 }
-                let at = (RTL_SERVED_BASE + i as u64 * RTL_SERVED_SIZE) as usize + off;
+                let at = (self.top.rtl_served_base + i as u64 * RTL_SERVED_SIZE) as usize + off;
                 let host = self.mem.bytes()[at..at + usize::from(op.len)].to_vec();
                 let t_sub = self.client_t_sub[usize::from(op.slot)];
                 if self.raced(op, t_sub) {
@@ -700,7 +930,7 @@ impl Rig {
             .rtl_keys
             .first()
             .ok_or_else(|| fail("client ops before serve_setup"))?;
-        for s in 0..SLOTS {
+        for s in 0..self.top.slots {
             if self.client_free(s) && self.rng.random_bool(p) {
                 let len = sizes[self.rng.random_range(0..sizes.len())];
                 let offset = self.rng.random_range(0..=RTL_SERVED_SIZE - u64::from(len));
@@ -828,8 +1058,11 @@ impl Rig {
         ] {
             self.lite_write(a, v)?;
         }
-        for (index, base, size, rd) in [(0u16, DATA_BASE, DATA_SIZE, 1u8), (1, CQ_BASE, CQ_SIZE, 0)]
-        {
+        let t = self.top;
+        for (index, base, size, rd) in [
+            (0u16, t.data_base, t.data_size(), 1u8),
+            (1, t.cq_base, CQ_SIZE, 0),
+        ] {
             self.rrt(
                 index,
                 &RrtEntry {
@@ -846,7 +1079,7 @@ impl Rig {
                 },
             )?;
         }
-        for s in 0..SLOTS {
+        for s in 0..t.slots {
             self.lite_write(regs::slot_index::ADDR, u32::from(s))?;
             self.lite_write(regs::slot_cfg::ADDR, regs::slot_cfg::ENABLE.place(1))?;
             self.lite_write(regs::slot_pid::ADDR, PID)?;
@@ -878,8 +1111,9 @@ impl Rig {
     /// Software writes `data` at `addr` of the RTL NIC's host memory (e.g. a WRITE's source),
     /// shown to the observer.
     pub fn load_source(&mut self, addr: u64, data: &[u8]) {
-        if (DATA_BASE..DATA_BASE + DATA_SIZE).contains(&addr) {
-            let slot = ((addr - DATA_BASE) / 8192) as usize;
+        let (db, ds) = (self.top.data_base, self.top.data_size());
+        if (db..db + ds).contains(&addr) {
+            let slot = ((addr - db) / 8192) as usize;
             if let Some(e) = self.src_end.get_mut(slot) {
                 *e = addr + data.len() as u64;
             }
@@ -929,7 +1163,7 @@ impl Rig {
         };
         let Ok(bytes) = cmd.to_bytes() else { return };
         // Software clears the slot's record first (mirrored to the observer).
-        let cq = CQ_BASE + u64::from(slot) * 16;
+        let cq = self.top.cq_base + u64::from(slot) * 16;
         let _ = self.mem.load(cq as usize, &[0; 16]);
         self.ev.push(
             self.cycle,
@@ -938,7 +1172,9 @@ impl Rig {
                 data: vec![0; 16],
             },
         );
-        if let Some(b) = WriteBurst::range(u64::from(slot) * 4096, &bytes, 4, BUS) {
+        // One bus-wide beat after another (the small top: four 16-byte beats; the default: one).
+        let size = self.top.bus.min(64).trailing_zeros() as u8;
+        if let Some(b) = WriteBurst::range(u64::from(slot) * 4096, &bytes, size, self.top.bus) {
             self.cmd.push(b);
             self.cmd_open.push_back((slot, bytes, None));
             self.busy[usize::from(slot)] = Some(u64::MAX);
@@ -947,65 +1183,66 @@ impl Rig {
     }
 
     fn drive(&mut self) -> (MasterOut, SlaveOut, LiteMasterOut) {
+        let (bus, words) = (self.top.bus, self.top.words());
         let m = &mut self.m;
         let lo = self.lite.outputs();
         m.set_s_axil_awvalid_i(u8::from(lo.aw.is_some()));
-        m.set_s_axil_awaddr_i(lo.aw.unwrap_or(0) as _);
+        m.set_s_axil_awaddr_i(lo.aw.unwrap_or(0));
         m.set_s_axil_wvalid_i(u8::from(lo.w.is_some()));
         m.set_s_axil_wdata_i(lo.w.map_or(0, |w| w.0));
         m.set_s_axil_wstrb_i(lo.w.map_or(0, |w| w.1));
         m.set_s_axil_bready_i(u8::from(lo.b_ready));
         m.set_s_axil_arvalid_i(u8::from(lo.ar.is_some()));
-        m.set_s_axil_araddr_i(lo.ar.unwrap_or(0) as _);
+        m.set_s_axil_araddr_i(lo.ar.unwrap_or(0));
         m.set_s_axil_rready_i(u8::from(lo.r_ready));
         let co = self.cmd.outputs();
         let aw = co.aw.clone();
         m.set_s_axi_awvalid_i(u8::from(aw.is_some()));
-        m.set_s_axi_awid_i(aw.as_ref().map_or(0, |a| a.id) as _);
-        m.set_s_axi_awaddr_i(aw.as_ref().map_or(0, |a| a.addr) as _);
+        m.set_s_axi_awid_i(aw.as_ref().map_or(0, |a| a.id));
+        m.set_s_axi_awaddr_i(aw.as_ref().map_or(0, |a| a.addr));
         m.set_s_axi_awlen_i(aw.as_ref().map_or(0, |a| a.len));
         m.set_s_axi_awsize_i(aw.as_ref().map_or(0, |a| a.size));
         let w = co.w.clone();
         m.set_s_axi_wvalid_i(u8::from(w.is_some()));
-        let mut wd = [0u32; WORDS];
+        let mut wd = [0u32; MAX_WORDS];
         if let Some(w) = &w {
             for (k, b) in w.data.iter().enumerate() {
                 put_bits(&mut wd, 8 * k, 8, u128::from(*b));
             }
         }
-        m.set_s_axi_wdata_i(&wd);
-        m.set_s_axi_wstrb_i(w.as_ref().map_or(0, |w| w.strb) as _);
+        m.set_s_axi_wdata_i(&wd[..words]);
+        m.set_s_axi_wstrb_i(w.as_ref().map_or(0, |w| w.strb));
         m.set_s_axi_wlast_i(u8::from(w.as_ref().is_some_and(|w| w.last)));
         m.set_s_axi_bready_i(u8::from(co.b_ready));
-        m.set_s_axi_arvalid_i(0);
-        m.set_s_axi_rready_i(1);
+        m.set_s_axi_arvalid_i(0u8);
+        m.set_s_axi_rready_i(1u8);
         let so = self.mem.outputs();
         m.set_m_axi_awready_i(u8::from(so.aw_ready));
         m.set_m_axi_wready_i(u8::from(so.w_ready));
         m.set_m_axi_bvalid_i(u8::from(so.b.is_some()));
-        m.set_m_axi_bid_i(so.b.as_ref().map_or(0, |b| b.id) as _);
+        m.set_m_axi_bid_i(so.b.as_ref().map_or(0, |b| b.id));
         m.set_m_axi_bresp_i(so.b.as_ref().map_or(0, |b| b.resp.bits()));
         m.set_m_axi_arready_i(u8::from(so.ar_ready));
         m.set_m_axi_rvalid_i(u8::from(so.r.is_some()));
-        m.set_m_axi_rid_i(so.r.as_ref().map_or(0, |r| r.id) as _);
-        let mut rd = [0u32; WORDS];
+        m.set_m_axi_rid_i(so.r.as_ref().map_or(0, |r| r.id));
+        let mut rd = [0u32; MAX_WORDS];
         if let Some(r) = &so.r {
             for (k, b) in r.data.iter().enumerate() {
                 put_bits(&mut rd, 8 * k, 8, u128::from(*b));
             }
         }
-        m.set_m_axi_rdata_i(&rd);
+        m.set_m_axi_rdata_i(&rd[..words]);
         m.set_m_axi_rresp_i(so.r.as_ref().map_or(0, |r| r.resp.bits()));
         m.set_m_axi_rlast_i(u8::from(so.r.as_ref().is_some_and(|r| r.last)));
         // Receive: one frame at a time, BUS bytes per beat, first byte in lane 0.
         if self.rx_cur.is_none() {
             self.rx_cur = self.rx_q.pop_front().map(|f| (f, 0));
         }
-        let mut rx = [0u32; WORDS];
-        let mut keep = 0u32;
+        let mut rx = [0u32; MAX_WORDS];
+        let mut keep = 0u64;
         let mut last = false;
         if let Some((f, off)) = &self.rx_cur {
-            let n = (f.len() - off).min(BUS);
+            let n = (f.len() - off).min(bus);
             for k in 0..n {
                 put_bits(&mut rx, 8 * k, 8, u128::from(f[off + k]));
                 keep |= 1 << k;
@@ -1014,8 +1251,8 @@ impl Rig {
         }
         self.rx_valid = self.rx_cur.is_some();
         m.set_s_axis_rx_tvalid_i(u8::from(self.rx_valid));
-        m.set_s_axis_rx_tdata_i(&rx);
-        m.set_s_axis_rx_tkeep_i(keep as _);
+        m.set_s_axis_rx_tdata_i(&rx[..words]);
+        m.set_s_axis_rx_tkeep_i(keep);
         m.set_s_axis_rx_tlast_i(u8::from(last));
         self.tx_ready = self.rng.random_bool(self.p_tx_ready);
         m.set_m_axis_tx_tready_i(u8::from(self.tx_ready));
@@ -1023,25 +1260,26 @@ impl Rig {
         let mo = MasterOut {
             ar: (m.m_axi_arvalid_o() != 0).then(|| {
                 Addr::incr(
-                    u32::from(m.m_axi_arid_o()),
+                    m.m_axi_arid_o() as u32,
                     m.m_axi_araddr_o(),
-                    u16::from(m.m_axi_arlen_o()) + 1,
-                    m.m_axi_arsize_o(),
+                    m.m_axi_arlen_o() as u16 + 1,
+                    m.m_axi_arsize_o() as u8,
                 )
             }),
             aw: (m.m_axi_awvalid_o() != 0).then(|| {
                 Addr::incr(
-                    u32::from(m.m_axi_awid_o()),
+                    m.m_axi_awid_o() as u32,
                     m.m_axi_awaddr_o(),
-                    u16::from(m.m_axi_awlen_o()) + 1,
-                    m.m_axi_awsize_o(),
+                    m.m_axi_awlen_o() as u16 + 1,
+                    m.m_axi_awsize_o() as u8,
                 )
             }),
             w: (m.m_axi_wvalid_o() != 0).then(|| {
-                let words = m.m_axi_wdata_o();
+                let mut wd = [0u32; MAX_WORDS];
+                m.m_axi_wdata_o(&mut wd[..words]);
                 WBeat {
-                    data: (0..BUS).map(|k| get_bits(&words, 8 * k, 8) as u8).collect(),
-                    strb: u64::from(m.m_axi_wstrb_o()),
+                    data: (0..bus).map(|k| get_bits(&wd, 8 * k, 8) as u8).collect(),
+                    strb: m.m_axi_wstrb_o(),
                     last: m.m_axi_wlast_o() != 0,
                 }
             }),
@@ -1062,8 +1300,12 @@ impl Rig {
             w_ready: self.m.s_axil_wready_o() != 0,
             b: (self.m.s_axil_bvalid_o() != 0).then(|| resp(self.m.s_axil_bresp_o())),
             ar_ready: self.m.s_axil_arready_o() != 0,
-            r: (self.m.s_axil_rvalid_o() != 0)
-                .then(|| (self.m.s_axil_rdata_o(), resp(self.m.s_axil_rresp_o()))),
+            r: (self.m.s_axil_rvalid_o() != 0).then(|| {
+                (
+                    self.m.s_axil_rdata_o() as u32,
+                    resp(self.m.s_axil_rresp_o()),
+                )
+            }),
         };
         self.lite
             .tick(&ls)
@@ -1072,7 +1314,7 @@ impl Rig {
             aw_ready: self.m.s_axi_awready_o() != 0,
             w_ready: self.m.s_axi_wready_o() != 0,
             b: (self.m.s_axi_bvalid_o() != 0).then(|| BResp {
-                id: u32::from(self.m.s_axi_bid_o()),
+                id: self.m.s_axi_bid_o() as u32,
                 resp: resp(self.m.s_axi_bresp_o()),
             }),
             ar_ready: false,
@@ -1110,8 +1352,9 @@ impl Rig {
             let mut len = len - (a.addr & ((1 << a.size) - 1));
             // The DMA reads whole bus beats; the bytes past the op's source range in the last
             // beat are never used, and the observer grants exactly the source range.
-            if (DATA_BASE..DATA_BASE + DATA_SIZE).contains(&a.addr) {
-                let slot = ((a.addr - DATA_BASE) / 8192) as usize;
+            let (db, ds) = (self.top.data_base, self.top.data_size());
+            if (db..db + ds).contains(&a.addr) {
+                let slot = ((a.addr - db) / 8192) as usize;
                 if let Some(&end) = self.src_end.get(slot) {
                     len = len.min(end.saturating_sub(a.addr));
                 }
@@ -1122,7 +1365,7 @@ impl Rig {
             // also holds the next chunk's first bytes). Of READs whose chunks start at the same
             // address, the one whose chunk length fits the burst's beat count (a burst ends at
             // its chunk's end unless a 4 KB page ends first).
-            let bus = BUS as u64;
+            let bus = self.top.bus as u64;
             let fits = |e: u64| {
                 let l = e.min(a.addr + 1024) - a.addr;
                 let page_end = (a.addr | 0xfff) + 1;
@@ -1165,8 +1408,9 @@ impl Rig {
                 .b_addrs
                 .pop_front()
                 .ok_or_else(|| fail("B without an AW"))?;
-            if (CQ_BASE..CQ_BASE + CQ_SIZE).contains(&a) {
-                let slot = ((a - CQ_BASE) / 16) as usize;
+            let cq = self.top.cq_base;
+            if (cq..cq + CQ_SIZE).contains(&a) {
+                let slot = ((a - cq) / 16) as usize;
                 if let Some(b) = self.busy.get_mut(slot) {
                     *b = Some(cyc + self.reuse_after);
                 }
@@ -1184,7 +1428,7 @@ impl Rig {
                 let mut run: Option<(u64, Vec<u8>)> = None;
                 for (n, b) in beats.iter().enumerate() {
                     for addr in a.beat_bytes(n) {
-                        let lane = (addr % BUS as u64) as usize;
+                        let lane = (addr % self.top.bus as u64) as usize;
                         if b.strb >> lane & 1 == 1 {
                             match run.as_mut() {
                                 Some((s, d)) if *s + d.len() as u64 == addr => d.push(b.data[lane]),
@@ -1217,7 +1461,7 @@ impl Rig {
             && self.m.s_axis_rx_tready_o() != 0
             && let Some((f, off)) = self.rx_cur.as_mut()
         {
-            *off = (*off + BUS).min(f.len());
+            *off = (*off + self.top.bus).min(f.len());
             if *off == f.len() {
                 let f = std::mem::take(f);
                 self.rx_cur = None;
@@ -1230,9 +1474,10 @@ impl Rig {
             if self.tx_buf.is_empty() {
                 self.tx_starts.push(cyc);
             }
-            let words = self.m.m_axis_tx_tdata_o();
+            let mut words = [0u32; MAX_WORDS];
+            self.m.m_axis_tx_tdata_o(&mut words[..self.top.words()]);
             let keep = self.m.m_axis_tx_tkeep_o();
-            for k in 0..BUS {
+            for k in 0..self.top.bus {
                 if keep >> k & 1 == 1 {
                     self.tx_buf.push(get_bits(&words, 8 * k, 8) as u8);
                 }
@@ -1253,6 +1498,7 @@ impl Rig {
         for (_, _, f) in self.sys.external_rx.drain(..) {
             self.rx_q.push_back(f);
         }
+        self.stats.rx_backlog_max = self.stats.rx_backlog_max.max(self.rx_q.len() as u64);
         if !self.sys.errors.is_empty() {
             return Err(fail(format!("model errors: {:?}", self.sys.errors)));
         }
@@ -1263,7 +1509,8 @@ impl Rig {
     fn host_write(&mut self, cyc: u64, addr: u64, data: Vec<u8>) {
         self.stats.host_bytes += data.len() as u64;
         // A completion record: the slot may be reused once its write is answered.
-        if (CQ_BASE..CQ_BASE + CQ_SIZE).contains(&addr)
+        let cq = self.top.cq_base;
+        if (cq..cq + CQ_SIZE).contains(&addr)
             && data.len() == 16
             && let Ok(c) = Cpl::from_bytes(&data)
         {
@@ -1338,17 +1585,17 @@ impl Rig {
 
     /// One cycle's submissions of [`Rig::load`].
     fn submit_some(&mut self, sizes: &[u16]) {
-        for s in 0..SLOTS {
+        for s in 0..self.top.slots {
             let free = self.busy[usize::from(s)].is_none_or(|t| t <= self.cycle);
             if free && self.rng.random_bool(self.p_submit) {
                 let region = self.rng.random_range(0..REGIONS_SERVED);
-                let cos = self.rng.random_range(0..2);
+                let cos = self.rng.random_range(0..self.top.classes.min(2));
                 let pick: f64 = self.rng.random();
                 if pick < self.p_rekey {
                     // The new key is the slot's source bytes; later commands use it once
                     // the REKEY completed OK (commands in between fail authentication).
                     let key: Key = self.rng.random();
-                    self.load_source(DATA_BASE + u64::from(s) * 8192, &key);
+                    self.load_source(self.top.data_base + u64::from(s) * 8192, &key);
                     self.rekeys[usize::from(s)] = Some((region, key));
                     self.submit(OpType::Rekey, s, region, 0, 16, cos);
                     continue;
@@ -1357,7 +1604,7 @@ impl Rig {
                 let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
                 if pick < self.p_rekey + self.p_write {
                     let data: Vec<u8> = (0..len).map(|_| self.rng.random()).collect();
-                    self.load_source(DATA_BASE + u64::from(s) * 8192, &data);
+                    self.load_source(self.top.data_base + u64::from(s) * 8192, &data);
                     self.rekeys[usize::from(s)] = None;
                     self.submit(OpType::Write, s, region, offset, len, cos);
                 } else {

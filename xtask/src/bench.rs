@@ -63,6 +63,8 @@ pub fn bench() -> Result<()> {
             "-q",
             "-p",
             "onerma-cli",
+            "--features",
+            "nic-bench",
             "--",
             "bench",
             "--json",

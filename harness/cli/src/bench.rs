@@ -55,6 +55,42 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
     ),
     ("rekey_cycles", crate::nic_bench::rekey_cycles),
     ("nic_sim_cycles_per_s", crate::nic_bench::sim_cycles_per_s),
+    // The default NIC top (feature `nic-bench`: builds `nic_default`, minutes of Verilator).
+    #[cfg(feature = "nic-bench")]
+    (
+        "initiator_ops_per_cycle_64b_default",
+        crate::nic_bench::default::ops_per_cycle_64b,
+    ),
+    #[cfg(feature = "nic-bench")]
+    (
+        "initiator_goodput_frac_4k_default",
+        crate::nic_bench::default::goodput_frac_4k,
+    ),
+    #[cfg(feature = "nic-bench")]
+    (
+        "cmd_to_wire_cycles_default",
+        crate::nic_bench::default::cmd_to_wire_cycles,
+    ),
+    #[cfg(feature = "nic-bench")]
+    (
+        "responder_goodput_frac_4k_default",
+        crate::nic_bench::default::responder_goodput_frac_4k,
+    ),
+    #[cfg(feature = "nic-bench")]
+    (
+        "responder_reqs_per_cycle_64b_default",
+        crate::nic_bench::default::responder_reqs_per_cycle_64b,
+    ),
+    #[cfg(feature = "nic-bench")]
+    (
+        "rekey_cycles_default",
+        crate::nic_bench::default::rekey_cycles,
+    ),
+    #[cfg(feature = "nic-bench")]
+    (
+        "nic_sim_cycles_per_s_default",
+        crate::nic_bench::default::sim_cycles_per_s,
+    ),
     ("model_ops_per_s_2nic", model_ops_per_s_2nic),
     ("model_ops_per_s_40nic", model_ops_per_s_40nic),
 ];

@@ -1,34 +1,63 @@
-//! NIC benchmarks (issue 15) on the mixed-mode rig (`onerma_rtl_tests::nic_rig`): the Verilated
-//! `onerma_nic` in its small configuration (8 slots, 128-bit datapath, one iterative GCM engine)
-//! on the golden model's fabric with a model server, every output checked by the observer while
-//! it is measured. The default configuration (512 bits, 4 pipelined engines) is a `bench`-group
-//! top not driven by the rig yet.
+//! NIC benchmarks (issues 15, 16) on the mixed-mode rig (`onerma_rtl_tests::nic_rig`): a
+//! Verilated `onerma_nic` on the golden model's fabric with a model server, every output checked
+//! by the observer while it is measured. The plain names run the small top (8 slots, 128-bit
+//! datapath, one iterative GCM engine); the `_default` names (feature `nic-bench`, which builds
+//! the `nic_default` top) run the default one (64 slots, 512 bits, 4 pipelined engines).
 
 use crate::bench::Measurement;
 use crate::error::CliError;
 use onerma_layouts::{MsgType, OpType, Status};
-use onerma_rtl_tests::nic_rig::{BUS, ClientOp, RTL_REGION, Rig, SLOTS, fabric, memory};
+use onerma_rtl_tests::nic_rig::{
+    ClientOp, Dut, NicPorts, RTL_REGION, Rig, TopConfig, fabric, memory, rtl_config_for,
+};
 use std::time::Instant;
 
 fn rig_err(e: impl std::fmt::Display) -> CliError {
     CliError::CheckFailed(format!("nic bench: {e}"))
 }
 
-/// A rig on a fabric without latency or faults and a host memory that answers at once.
-fn fast_rig(seed: u64) -> Result<Rig, CliError> {
+/// The GCM engines of a top, for the reports.
+fn engines(t: &TopConfig) -> String {
+    format!(
+        "{} {} GCM engine{}",
+        t.engines,
+        if t.pipelined {
+            "pipelined"
+        } else {
+            "iterative"
+        },
+        if t.engines == 1 { "" } else { "s" }
+    )
+}
+
+/// A rig on top `D` on a fabric without latency or faults, as wide as the datapath, and a host
+/// memory that answers at once.
+fn fast_rig<D: NicPorts>(seed: u64) -> Result<Rig<D>, CliError> {
     let mut f = fabric(seed, false, false);
     f.latency = 0;
-    let mut rig = Rig::new(seed, f, memory(seed, 1, 1.0), 1.0);
+    f.bytes_per_cycle = D::TOP.bus as u32;
+    let mut rig = Rig::<D>::on_top(seed, f, memory(seed, 1, 1.0), 1.0, rtl_config_for(&D::TOP));
     rig.setup().map_err(rig_err)?;
     rig.reuse_after = 4;
     rig.p_submit = 1.0;
     Ok(rig)
 }
 
-/// Closed-loop READs of `len` bytes for `cycles`; returns (records, payload bytes written,
-/// cycles, wall seconds).
-fn closed_loop(len: u16, cycles: u64) -> Result<(u64, u64, u64, f64), CliError> {
-    let mut rig = fast_rig(7)?;
+/// One closed loop's figures.
+struct Loop {
+    records: u64,
+    bytes: u64,
+    cycles: u64,
+    secs: f64,
+    /// Records with DISPATCH_TIMEOUT (status 4) and TIMEOUT (status 3) over the whole run.
+    dispatch_timeouts: u64,
+    /// Most frames waiting at once for the RTL NIC's receive port.
+    rx_backlog: u64,
+}
+
+/// Closed-loop READs of `len` bytes on every slot for `cycles`, after a warm-up.
+fn closed_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<Loop, CliError> {
+    let mut rig = fast_rig::<D>(7)?;
     // Warm up, then measure a window of steady load; then drain and let the observer finish.
     rig.load(2_000, &[len]).map_err(rig_err)?;
     let (r0, b0, c0) = (rig.stats.records, rig.stats.host_bytes, rig.cycle);
@@ -41,46 +70,81 @@ fn closed_loop(len: u16, cycles: u64) -> Result<(u64, u64, u64, f64), CliError> 
     rig.drain().map_err(rig_err)?;
     // Closed loop on every slot can queue more work than the one iterative engine clears within
     // the dispatch timeout: a DISPATCH_TIMEOUT is a legal outcome of the load (it writes no
-    // payload); anything else is a failure.
+    // payload); anything else (a TIMEOUT among them) is a failure.
     let st = &rig.stats;
     if st.refused != 0 || st.ok + st.statuses[4] != st.records {
         return Err(rig_err(format!("an op failed: {st:?}")));
     }
-    Ok((records, bytes, window, secs))
+    Ok(Loop {
+        records,
+        bytes,
+        cycles: window,
+        secs,
+        dispatch_timeouts: st.statuses[4],
+        rx_backlog: st.rx_backlog_max,
+    })
+}
+
+/// The crypto limit of ops (or served requests) per cycle for 64-byte ones: `min(1, E / 14)`
+/// for `E` pipelined engines (docs/performance.md), about 1/100 for one iterative engine.
+fn crypto_limit(t: &TopConfig) -> f64 {
+    if t.pipelined {
+        (f64::from(t.engines) / 14.0).min(1.0)
+    } else {
+        1.0
+    }
 }
 
 /// `initiator_ops_per_cycle_64b`: 64-byte READs, responsive server, no fabric latency.
-pub fn ops_per_cycle_64b() -> Result<Measurement, CliError> {
-    let (records, _, cycles, _) = closed_loop(64, 40_000)?;
+fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
+    let t = D::TOP;
+    let l = closed_loop::<D>(64, 40_000)?;
     Ok(Measurement {
-        value: records as f64 / cycles as f64,
+        value: l.records as f64 / l.cycles as f64,
         unit: "ops/cycle",
         config: format!(
-            "onerma_nic small: {SLOTS} slots, 1 iterative GCM engine, 64 B READs closed loop, \
-             {records} ops in a window of {cycles} cycles"
+            "{}: {} slots, {}, 64 B READs closed loop, {} ops in a window of {} cycles, {} \
+             DISPATCH_TIMEOUT in the run, at most {} frames waiting for the receive port",
+            t.name,
+            t.slots,
+            engines(&t),
+            l.records,
+            l.cycles,
+            l.dispatch_timeouts,
+            l.rx_backlog
         ),
-        limit: Some(1.0),
+        limit: Some(crypto_limit(&t)),
     })
 }
 
 /// `initiator_goodput_frac_4k`: 4 KB READs, payload bytes written to host memory per cycle as a
 /// fraction of the datapath width.
-pub fn goodput_frac_4k() -> Result<Measurement, CliError> {
-    let (records, bytes, cycles, _) = closed_loop(4096, 60_000)?;
+fn goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
+    let t = D::TOP;
+    let l = closed_loop::<D>(4096, 60_000)?;
     Ok(Measurement {
-        value: bytes as f64 / cycles as f64 / BUS as f64,
+        value: l.bytes as f64 / l.cycles as f64 / t.bus as f64,
         unit: "of width",
         config: format!(
-            "onerma_nic small: {BUS}-byte datapath, 1 iterative GCM engine, 4 KB READs closed \
-             loop, {records} ops, {bytes} payload bytes in {cycles} cycles"
+            "{}: {}-byte datapath, {} slots, {}, 4 KB READs closed loop, {} ops, {} payload bytes \
+             in {} cycles, {} DISPATCH_TIMEOUT in the run",
+            t.name,
+            t.bus,
+            t.slots,
+            engines(&t),
+            l.records,
+            l.bytes,
+            l.cycles,
+            l.dispatch_timeouts
         ),
         limit: Some(1.0),
     })
 }
 
 /// `cmd_to_wire_cycles`: last beat of a command to the first beat of its request, idle NIC.
-pub fn cmd_to_wire_cycles() -> Result<Measurement, CliError> {
-    let mut rig = fast_rig(3)?;
+fn cmd_to_wire_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
+    let t = D::TOP;
+    let mut rig = fast_rig::<D>(3)?;
     rig.submit_read(0, 0, 0, 64, 0);
     rig.run_reads(0, &[64]).map_err(rig_err)?;
     let (Some(&db), Some(&tx)) = (rig.doorbells.first(), rig.tx_starts.first()) else {
@@ -89,28 +153,32 @@ pub fn cmd_to_wire_cycles() -> Result<Measurement, CliError> {
     Ok(Measurement {
         value: (tx - db) as f64,
         unit: "cycles",
-        config: "onerma_nic small, 1 iterative GCM engine, one 64 B READ on an idle NIC".into(),
+        config: format!("{}, {}, one 64 B READ on an idle NIC", t.name, engines(&t)),
         limit: None,
     })
 }
 
-/// `nic_sim_cycles_per_s`: simulated cycles per wall second of the small top in the rig
-/// (Verilated model, bus models, fabric, model server and observer).
-pub fn sim_cycles_per_s() -> Result<Measurement, CliError> {
-    let (_, _, cycles, secs) = closed_loop(1024, 60_000)?;
+/// `nic_sim_cycles_per_s`: simulated cycles per wall second of the top in the rig (Verilated
+/// model, bus models, fabric, model server and observer).
+fn sim_cycles_per_s_on<D: NicPorts>() -> Result<Measurement, CliError> {
+    let t = D::TOP;
+    let l = closed_loop::<D>(1024, 60_000)?;
     Ok(Measurement {
-        value: cycles as f64 / secs,
+        value: l.cycles as f64 / l.secs,
         unit: "cycles/s",
-        config: "onerma_nic small in the mixed-mode rig, 1 KB READs closed loop, observer on"
-            .into(),
+        config: format!(
+            "{} in the mixed-mode rig, 1 KB READs closed loop, observer on",
+            t.name
+        ),
         limit: None,
     })
 }
 
-/// Closed-loop served READs of `len` bytes from the model client for `cycles`, after a warm-up;
-/// returns (READs completed OK, RD_RESP payload bytes sent, cycles).
-fn served_loop(len: u16, cycles: u64) -> Result<(u64, u64, u64), CliError> {
-    let mut rig = fast_rig(9)?;
+/// Closed-loop served READs of `len` bytes from the model client (as many client slots as the
+/// RTL NIC has) for `cycles`, after a warm-up; returns (READs completed OK, RD_RESP payload
+/// bytes sent, cycles, most frames waiting at once for the RTL NIC's receive port).
+fn served_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<(u64, u64, u64, u64), CliError> {
+    let mut rig = fast_rig::<D>(9)?;
     rig.serve_setup().map_err(rig_err)?;
     rig.client_load(3_000, len, 1.0).map_err(rig_err)?;
     let (n0, b0, c0) = (rig.client_done.len(), rig.stats.tx_payload, rig.cycle);
@@ -122,37 +190,50 @@ fn served_loop(len: u16, cycles: u64) -> Result<(u64, u64, u64), CliError> {
     }
     let (bytes, window) = (rig.stats.tx_payload - b0, rig.cycle - c0);
     rig.client_drain(200_000).map_err(rig_err)?;
+    if let Some((op, s)) = rig.client_done.iter().find(|(_, s)| *s != Status::Ok) {
+        return Err(rig_err(format!("a served READ failed: {op:?} {s:?}")));
+    }
+    let backlog = rig.stats.rx_backlog_max;
     rig.run_reads(0, &[1]).map_err(rig_err)?;
-    Ok((ok, bytes, window))
+    Ok((ok, bytes, window, backlog))
 }
 
 /// `responder_goodput_frac_4k`: served 4 KB READs, RD_RESP payload bytes on the network per
 /// cycle as a fraction of the datapath width.
-pub fn responder_goodput_frac_4k() -> Result<Measurement, CliError> {
-    let (ok, bytes, cycles) = served_loop(4096, 60_000)?;
+fn responder_goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
+    let t = D::TOP;
+    let (ok, bytes, cycles, _) = served_loop::<D>(4096, 60_000)?;
     Ok(Measurement {
-        value: bytes as f64 / cycles as f64 / BUS as f64,
+        value: bytes as f64 / cycles as f64 / t.bus as f64,
         unit: "of width",
         config: format!(
-            "onerma_nic small serving a model client: {BUS}-byte datapath, 1 iterative GCM \
-             engine, 4 KB READs closed loop on 8 client slots, {ok} READs, {bytes} payload \
-             bytes in {cycles} cycles"
+            "{} serving a model client: {}-byte datapath, {}, 4 KB READs closed loop on {} \
+             client slots, {ok} READs, {bytes} payload bytes in {cycles} cycles",
+            t.name,
+            t.bus,
+            engines(&t),
+            t.slots.max(8)
         ),
         limit: Some(1.0),
     })
 }
 
 /// `responder_reqs_per_cycle_64b`: served 64-byte READs completed per cycle.
-pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
-    let (ok, _, cycles) = served_loop(64, 40_000)?;
+fn responder_reqs_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
+    let t = D::TOP;
+    let (ok, _, cycles, backlog) = served_loop::<D>(64, 40_000)?;
     Ok(Measurement {
         value: ok as f64 / cycles as f64,
         unit: "reqs/cycle",
         config: format!(
-            "onerma_nic small serving a model client: 1 iterative GCM engine, 64 B READs \
-             closed loop on 8 client slots, {ok} READs in a window of {cycles} cycles"
+            "{} serving a model client: {}, 64 B READs closed loop on {} client slots, {ok} \
+             READs in a window of {cycles} cycles, at most {backlog} frames waiting for the \
+             receive port",
+            t.name,
+            engines(&t),
+            t.slots.max(8)
         ),
-        limit: Some(1.0),
+        limit: Some(crypto_limit(&t)),
     })
 }
 
@@ -160,15 +241,16 @@ pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
 /// from the install, which the WR_CMPL follows; the figure is the bound the wire shows: the
 /// REKEY's last message (its WR_DATA, last beat in) to its WR_CMPL's last beat out. The whole op
 /// (the client's submission to its completion, 4 hops) is in the config text.
-pub fn rekey_cycles() -> Result<Measurement, CliError> {
-    let mut rig = fast_rig(11)?;
+fn rekey_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
+    let t = D::TOP;
+    let mut rig = fast_rig::<D>(11)?;
     rig.serve_setup().map_err(rig_err)?;
     rig.log_frames = true;
     let n = 8u16;
     for i in 0..n {
         let op = ClientOp {
             op: OpType::Rekey,
-            slot: i % SLOTS,
+            slot: i % t.slots,
             region: RTL_REGION,
             offset: 0,
             len: 16,
@@ -202,13 +284,66 @@ pub fn rekey_cycles() -> Result<Measurement, CliError> {
         value: install,
         unit: "cycles",
         config: format!(
-            "onerma_nic small serving a model client: 1 iterative GCM engine, {n} REKEYs one at \
-             a time; WR_DATA in to WR_CMPL out (the install is between) {install:.0} cycles = \
-             {:.2} us at 250 MHz; whole op at the client (submit to completion, 4 hops, no \
-             fabric latency) {op:.0} cycles = {:.2} us",
+            "{} serving a model client: {}, {n} REKEYs one at a time; WR_DATA in to WR_CMPL \
+             out (the install is between) {install:.0} cycles = {:.2} us at 250 MHz; whole op \
+             at the client (submit to completion, 4 hops, no fabric latency) {op:.0} cycles = \
+             {:.2} us",
+            t.name,
+            engines(&t),
             install * 0.004,
             op * 0.004
         ),
         limit: None,
     })
+}
+
+pub fn ops_per_cycle_64b() -> Result<Measurement, CliError> {
+    ops_per_cycle_64b_on::<Dut>()
+}
+pub fn goodput_frac_4k() -> Result<Measurement, CliError> {
+    goodput_frac_4k_on::<Dut>()
+}
+pub fn cmd_to_wire_cycles() -> Result<Measurement, CliError> {
+    cmd_to_wire_cycles_on::<Dut>()
+}
+pub fn sim_cycles_per_s() -> Result<Measurement, CliError> {
+    sim_cycles_per_s_on::<Dut>()
+}
+pub fn responder_goodput_frac_4k() -> Result<Measurement, CliError> {
+    responder_goodput_frac_4k_on::<Dut>()
+}
+pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
+    responder_reqs_per_cycle_64b_on::<Dut>()
+}
+pub fn rekey_cycles() -> Result<Measurement, CliError> {
+    rekey_cycles_on::<Dut>()
+}
+
+/// The same six on the default top (`nic_default`).
+#[cfg(feature = "nic-bench")]
+pub mod default {
+    use super::*;
+    type Def = onerma_rtl::nic_default::Model;
+
+    pub fn ops_per_cycle_64b() -> Result<Measurement, CliError> {
+        ops_per_cycle_64b_on::<Def>()
+    }
+    pub fn goodput_frac_4k() -> Result<Measurement, CliError> {
+        goodput_frac_4k_on::<Def>()
+    }
+    pub fn cmd_to_wire_cycles() -> Result<Measurement, CliError> {
+        cmd_to_wire_cycles_on::<Def>()
+    }
+    pub fn sim_cycles_per_s() -> Result<Measurement, CliError> {
+        sim_cycles_per_s_on::<Def>()
+    }
+    pub fn responder_goodput_frac_4k() -> Result<Measurement, CliError> {
+        responder_goodput_frac_4k_on::<Def>()
+    }
+    pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
+        responder_reqs_per_cycle_64b_on::<Def>()
+    }
+    pub fn rekey_cycles() -> Result<Measurement, CliError> {
+        rekey_cycles_on::<Def>()
+    }
 }
