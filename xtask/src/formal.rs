@@ -178,7 +178,23 @@ fn run_task(
         c.arg(task);
     }
     let name = task.unwrap_or("(single task)");
-    match output_with_limit(&mut c, LIMIT) {
+    // The tasks of one proof file share sby's status database (`build/formal/<stem>/
+    // status.sqlite`); run at once, a task can die on it before it starts, with no result. A
+    // run without sby's closing "summary" line is such a crash: retried, twice at most.
+    let mut result = output_with_limit(&mut c, LIMIT);
+    for attempt in 1..=2u64 {
+        match &result {
+            Ok((out, true))
+                if !out.status.success()
+                    && !String::from_utf8_lossy(&out.stdout).contains("summary:") =>
+            {
+                std::thread::sleep(Duration::from_millis(500 * attempt));
+                result = output_with_limit(&mut c, LIMIT);
+            }
+            _ => break,
+        }
+    }
+    match result {
         Err(e) => Err(format!("{name}: could not run `{}`: {e}", show(&c))),
         Ok((_, false)) => Err(format!(
             "{name}: no result within {} s, killed\n  $ {}",
@@ -191,6 +207,11 @@ fn run_task(
             for l in log.lines().filter(|l| {
                 l.contains("FAIL") || l.contains("ERROR") || l.contains("Assert failed")
             }) {
+                why.push_str("\n  ");
+                why.push_str(l);
+            }
+            // A crash (no verdict) says why on stderr.
+            for l in String::from_utf8_lossy(&out.stderr).lines().rev().take(5) {
                 why.push_str("\n  ");
                 why.push_str(l);
             }
