@@ -219,17 +219,7 @@ macro_rules! nic_ports_impl {
         #[allow(clippy::unnecessary_cast)]
         impl NicPorts for $t {
             const TOP: TopConfig = $top;
-            fn fresh() -> Self {
-                let mut m = <$t>::new();
-                m.reset(2);
-                m
-            }
-            fn eval(&mut self) {
-                <$t>::eval(self);
-            }
-            fn tick(&mut self) {
-                <$t>::tick(self);
-            }
+            $crate::model_basics!($t);
             fn trace_start(&mut self, path: &std::path::Path) -> Result<(), String> {
                 <$t>::trace_start(self, path).map_err(|e| e.to_string())
             }

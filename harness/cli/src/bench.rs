@@ -38,58 +38,67 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
     ),
     (
         "initiator_ops_per_cycle_64b",
-        crate::nic_bench::ops_per_cycle_64b,
+        crate::nic_bench::ops_per_cycle_64b_on::<crate::nic_bench::Small>,
     ),
     (
         "initiator_goodput_frac_4k",
-        crate::nic_bench::goodput_frac_4k,
+        crate::nic_bench::goodput_frac_4k_on::<crate::nic_bench::Small>,
     ),
-    ("cmd_to_wire_cycles", crate::nic_bench::cmd_to_wire_cycles),
+    (
+        "cmd_to_wire_cycles",
+        crate::nic_bench::cmd_to_wire_cycles_on::<crate::nic_bench::Small>,
+    ),
     (
         "responder_goodput_frac_4k",
-        crate::nic_bench::responder_goodput_frac_4k,
+        crate::nic_bench::responder_goodput_frac_4k_on::<crate::nic_bench::Small>,
     ),
     (
         "responder_reqs_per_cycle_64b",
-        crate::nic_bench::responder_reqs_per_cycle_64b,
+        crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::Small>,
     ),
-    ("rekey_cycles", crate::nic_bench::rekey_cycles),
-    ("nic_sim_cycles_per_s", crate::nic_bench::sim_cycles_per_s),
+    (
+        "rekey_cycles",
+        crate::nic_bench::rekey_cycles_on::<crate::nic_bench::Small>,
+    ),
+    (
+        "nic_sim_cycles_per_s",
+        crate::nic_bench::sim_cycles_per_s_on::<crate::nic_bench::Small>,
+    ),
     // The default NIC top (feature `nic-bench`: builds `nic_default`, minutes of Verilator).
     #[cfg(feature = "nic-bench")]
     (
         "initiator_ops_per_cycle_64b_default",
-        crate::nic_bench::default::ops_per_cycle_64b,
+        crate::nic_bench::ops_per_cycle_64b_on::<crate::nic_bench::Default>,
     ),
     #[cfg(feature = "nic-bench")]
     (
         "initiator_goodput_frac_4k_default",
-        crate::nic_bench::default::goodput_frac_4k,
+        crate::nic_bench::goodput_frac_4k_on::<crate::nic_bench::Default>,
     ),
     #[cfg(feature = "nic-bench")]
     (
         "cmd_to_wire_cycles_default",
-        crate::nic_bench::default::cmd_to_wire_cycles,
+        crate::nic_bench::cmd_to_wire_cycles_on::<crate::nic_bench::Default>,
     ),
     #[cfg(feature = "nic-bench")]
     (
         "responder_goodput_frac_4k_default",
-        crate::nic_bench::default::responder_goodput_frac_4k,
+        crate::nic_bench::responder_goodput_frac_4k_on::<crate::nic_bench::Default>,
     ),
     #[cfg(feature = "nic-bench")]
     (
         "responder_reqs_per_cycle_64b_default",
-        crate::nic_bench::default::responder_reqs_per_cycle_64b,
+        crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::Default>,
     ),
     #[cfg(feature = "nic-bench")]
     (
         "rekey_cycles_default",
-        crate::nic_bench::default::rekey_cycles,
+        crate::nic_bench::rekey_cycles_on::<crate::nic_bench::Default>,
     ),
     #[cfg(feature = "nic-bench")]
     (
         "nic_sim_cycles_per_s_default",
-        crate::nic_bench::default::sim_cycles_per_s,
+        crate::nic_bench::sim_cycles_per_s_on::<crate::nic_bench::Default>,
     ),
     ("model_ops_per_s_2nic", model_ops_per_s_2nic),
     ("model_ops_per_s_40nic", model_ops_per_s_40nic),

@@ -96,7 +96,7 @@ fn crypto_limit(t: &TopConfig) -> f64 {
 }
 
 /// `initiator_ops_per_cycle_64b`: 64-byte READs, responsive server, no fabric latency.
-fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
+pub fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
     let l = closed_loop::<D>(64, 40_000)?;
     Ok(Measurement {
@@ -119,7 +119,7 @@ fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
 
 /// `initiator_goodput_frac_4k`: 4 KB READs, payload bytes written to host memory per cycle as a
 /// fraction of the datapath width.
-fn goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
+pub fn goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
     let l = closed_loop::<D>(4096, 60_000)?;
     Ok(Measurement {
@@ -142,7 +142,7 @@ fn goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
 }
 
 /// `cmd_to_wire_cycles`: last beat of a command to the first beat of its request, idle NIC.
-fn cmd_to_wire_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
+pub fn cmd_to_wire_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
     let mut rig = fast_rig::<D>(3)?;
     rig.submit_read(0, 0, 0, 64, 0);
@@ -160,7 +160,7 @@ fn cmd_to_wire_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
 
 /// `nic_sim_cycles_per_s`: simulated cycles per wall second of the top in the rig (Verilated
 /// model, bus models, fabric, model server and observer).
-fn sim_cycles_per_s_on<D: NicPorts>() -> Result<Measurement, CliError> {
+pub fn sim_cycles_per_s_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
     let l = closed_loop::<D>(1024, 60_000)?;
     Ok(Measurement {
@@ -200,7 +200,7 @@ fn served_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<(u64, u64, u64, u64
 
 /// `responder_goodput_frac_4k`: served 4 KB READs, RD_RESP payload bytes on the network per
 /// cycle as a fraction of the datapath width.
-fn responder_goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
+pub fn responder_goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
     let (ok, bytes, cycles, _) = served_loop::<D>(4096, 60_000)?;
     Ok(Measurement {
@@ -219,7 +219,7 @@ fn responder_goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> 
 }
 
 /// `responder_reqs_per_cycle_64b`: served 64-byte READs completed per cycle.
-fn responder_reqs_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
+pub fn responder_reqs_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
     let (ok, _, cycles, backlog) = served_loop::<D>(64, 40_000)?;
     Ok(Measurement {
@@ -241,7 +241,7 @@ fn responder_reqs_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliErro
 /// from the install, which the WR_CMPL follows; the figure is the bound the wire shows: the
 /// REKEY's last message (its WR_DATA, last beat in) to its WR_CMPL's last beat out. The whole op
 /// (the client's submission to its completion, 4 hops) is in the config text.
-fn rekey_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
+pub fn rekey_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
     let mut rig = fast_rig::<D>(11)?;
     rig.serve_setup().map_err(rig_err)?;
@@ -297,53 +297,8 @@ fn rekey_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
     })
 }
 
-pub fn ops_per_cycle_64b() -> Result<Measurement, CliError> {
-    ops_per_cycle_64b_on::<Dut>()
-}
-pub fn goodput_frac_4k() -> Result<Measurement, CliError> {
-    goodput_frac_4k_on::<Dut>()
-}
-pub fn cmd_to_wire_cycles() -> Result<Measurement, CliError> {
-    cmd_to_wire_cycles_on::<Dut>()
-}
-pub fn sim_cycles_per_s() -> Result<Measurement, CliError> {
-    sim_cycles_per_s_on::<Dut>()
-}
-pub fn responder_goodput_frac_4k() -> Result<Measurement, CliError> {
-    responder_goodput_frac_4k_on::<Dut>()
-}
-pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
-    responder_reqs_per_cycle_64b_on::<Dut>()
-}
-pub fn rekey_cycles() -> Result<Measurement, CliError> {
-    rekey_cycles_on::<Dut>()
-}
-
-/// The same six on the default top (`nic_default`).
+/// The small top's model, the type argument of every `*_on` benchmark for it.
+pub type Small = Dut;
+/// The default top's model (feature `nic-bench`).
 #[cfg(feature = "nic-bench")]
-pub mod default {
-    use super::*;
-    type Def = onerma_rtl::nic_default::Model;
-
-    pub fn ops_per_cycle_64b() -> Result<Measurement, CliError> {
-        ops_per_cycle_64b_on::<Def>()
-    }
-    pub fn goodput_frac_4k() -> Result<Measurement, CliError> {
-        goodput_frac_4k_on::<Def>()
-    }
-    pub fn cmd_to_wire_cycles() -> Result<Measurement, CliError> {
-        cmd_to_wire_cycles_on::<Def>()
-    }
-    pub fn sim_cycles_per_s() -> Result<Measurement, CliError> {
-        sim_cycles_per_s_on::<Def>()
-    }
-    pub fn responder_goodput_frac_4k() -> Result<Measurement, CliError> {
-        responder_goodput_frac_4k_on::<Def>()
-    }
-    pub fn responder_reqs_per_cycle_64b() -> Result<Measurement, CliError> {
-        responder_reqs_per_cycle_64b_on::<Def>()
-    }
-    pub fn rekey_cycles() -> Result<Measurement, CliError> {
-        rekey_cycles_on::<Def>()
-    }
-}
+pub type Default = onerma_rtl::nic_default::Model;
