@@ -14,6 +14,8 @@ pub mod dma;
 pub mod gcm;
 pub mod later;
 #[cfg(feature = "nic")]
+pub mod nic_node;
+#[cfg(feature = "nic")]
 pub mod nic_rig;
 pub mod stream;
 

@@ -10,21 +10,16 @@
 //! output it makes, held back [`HOLD`] cycles so inputs learnt late (a B answer) still arrive in
 //! cycle order. Nothing expected is read from the DUT.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::ops::{Deref, DerefMut};
 
-use onerma_layouts::{Cmd, Cpl, Hdr, OpType, RrtEntry, Status};
+use onerma_layouts::{Cmd, OpType, RrtEntry, Status};
 use onerma_model::crypto::{self, Key};
-use onerma_model::{FabricConfig, NicConfig, Observer, ObserverConfig, Seen, System};
-use onerma_regs as regs;
+use onerma_model::{FabricConfig, NicConfig, System};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::Throttle;
-use crate::axi::{Addr, AxiMem, BResp, MasterOut, MemConfig, Resp, SlaveOut, WBeat};
-use crate::axi_wmaster::{AxiWriteMaster, WriteBurst};
-use crate::axil::{AxilMaster, LiteMasterOut, LiteSlaveOut};
-use crate::bits::{get_bits, put_bits};
+use crate::axi::MemConfig;
+pub use crate::nic_node::{Node, Stats};
 
 /// Why a mixed-mode run stopped: the observer's divergence, a bus protocol error, a model error
 /// or a bench check.
@@ -32,7 +27,7 @@ use crate::bits::{get_bits, put_bits};
 #[error("{0}")]
 pub struct RigError(pub String);
 
-fn fail(e: impl Into<String>) -> RigError {
+pub(crate) fn fail(e: impl Into<String>) -> RigError {
     RigError(e.into())
 }
 
@@ -250,13 +245,6 @@ with_nic_ports!(nic_ports_impl!(onerma_rtl::nic::Model, WORDS, SMALL,));
 #[cfg(feature = "nic-bench")]
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic_default::Model, 16, DEFAULT,));
 
-fn resp(bits: u64) -> Resp {
-    match bits {
-        0 => Resp::Okay,
-        2 => Resp::SlvErr,
-        _ => Resp::DecErr,
-    }
-}
 
 /// The small RTL NIC's configuration as the model sees it ([`rtl_config_for`] of [`SMALL`]).
 pub fn rtl_config() -> NicConfig {
@@ -326,121 +314,14 @@ pub fn server_config_for(top: &TopConfig) -> NicConfig {
     }
 }
 
-#[derive(Debug)]
-enum ObsEv {
-    Cmd {
-        slot: u16,
-        bytes: [u8; 64],
-        ok: bool,
-    },
-    Receive(Vec<u8>),
-    Frame(Vec<u8>),
-    Write {
-        addr: u64,
-        data: Vec<u8>,
-    },
-    Read {
-        addr: u64,
-        len: u64,
-    },
-    Software {
-        addr: u64,
-        data: Vec<u8>,
-    },
-    Rrt {
-        index: u16,
-        e: RrtEntry,
-    },
-    Enable {
-        slot: u16,
-    },
-}
-
-/// Observer inputs in cycle order, held back [`HOLD`] cycles.
-struct Delayed {
-    heap: BinaryHeap<Reverse<(u64, u64)>>,
-    evs: HashMap<u64, ObsEv>,
-    seq: u64,
-}
-
-impl Delayed {
-    fn push(&mut self, cycle: u64, ev: ObsEv) {
-        self.heap.push(Reverse((cycle, self.seq)));
-        self.evs.insert(self.seq, ev);
-        self.seq += 1;
-    }
-    fn pop_until(&mut self, until: u64) -> Option<(u64, ObsEv)> {
-        let Reverse((c, s)) = *self.heap.peek()?;
-        if c > until {
-            return None;
-        }
-        self.heap.pop();
-        self.evs.remove(&s).map(|e| (c, e))
-    }
-}
-
-#[derive(Default, Debug)]
-pub struct Stats {
-    pub submitted: u64,
-    pub refused: u64,
-    pub records: u64,
-    pub ok: u64,
-    pub statuses: [u64; 8],
-    pub frames_out: u64,
-    pub frames_in: u64,
-    pub host_bytes: u64,
-    pub rekeys: u64,
-    /// Payload bytes of the frames the RTL NIC sent (RD_RESP and WR_DATA chunks).
-    pub tx_payload: u64,
-    /// Host read beats answered SLVERR or DECERR.
-    pub read_errors: u64,
-    /// Client READ / WRITE completions whose bytes the rig did not check: a concurrent WRITE
-    /// overlapped them (the observer checked them).
-    pub raced_checks: u64,
-    /// Most frames at once that the fabric had delivered to the RTL NIC and its receive port
-    /// had not yet taken (a backlog here means the RTL's receive path, not the model, is slow).
-    pub rx_backlog_max: u64,
-}
-
+/// The one-RTL-NIC rig: [`Node`] 0 of a model `System` whose NIC 1 is the model server (it
+/// serves the RTL NIC's own ops) and the model client (it initiates to the RTL NIC). The node's
+/// fields and methods are the rig's (`Deref`).
 pub struct Rig<D: NicPorts = Dut> {
-    pub m: D,
-    /// The top's parameters and memory map (`D::TOP`).
-    pub top: TopConfig,
-    lite: AxilMaster,
-    cmd: AxiWriteMaster,
-    pub mem: AxiMem,
+    pub node: Node<D>,
     pub sys: System,
-    pub obs: Observer,
-    ev: Delayed,
-    pub cycle: u64,
     rng: StdRng,
-    /// Frames waiting for the receive port, and the one being driven (bytes, next offset).
-    rx_q: VecDeque<Vec<u8>>,
-    rx_cur: Option<(Vec<u8>, usize)>,
-    tx_buf: Vec<u8>,
-    /// Host write bursts: AW seen, beats so far.
-    /// Addresses of the host write bursts whose B is outstanding, in AW order.
-    b_addrs: VecDeque<u64>,
-    /// AWs taken, with the cycle of their handshake (a host write is shown at its issue).
-    w_aws: VecDeque<(Addr, u64)>,
-    w_beats: Vec<WBeat>,
-    w_done: VecDeque<Vec<WBeat>>,
-    /// Command bursts written, waiting for their B: (slot, bytes, cycle of the last W beat).
-    cmd_open: VecDeque<(u16, [u8; 64], Option<u64>)>,
-    /// Per slot: the command in flight and the cycle it may be reused.
-    pub busy: Vec<Option<u64>>,
     server_keys: Vec<Key>,
-    pub stats: Stats,
-    p_tx_ready: f64,
-    rx_valid: bool,
-    tx_ready: bool,
-    /// Cycle of every command's doorbell beat (the last W beat of its burst), in order.
-    pub doorbells: Vec<u64>,
-    /// Cycle of the first beat of every frame the RTL NIC sent, in order.
-    pub tx_starts: Vec<u64>,
-    /// Cycles after a record's B before its slot gets a new command (the RTL frees the slot at
-    /// that B; the margin covers its way to the command port).
-    pub reuse_after: u64,
     /// Chance per cycle that a free slot gets a new command in [`Rig::run_reads`].
     pub p_submit: f64,
     /// Of those commands, the share of WRITEs and of REKEYs (the rest are READs).
@@ -449,18 +330,6 @@ pub struct Rig<D: NicPorts = Dut> {
     /// Per slot: the REKEY in flight `(region, new key)`, installed in the rig's key table when
     /// it completes OK.
     rekeys: Vec<Option<(u16, Key)>>,
-    /// Per slot: the end of the source bytes of its last WRITE / REKEY ([`Rig::load_source`]).
-    src_end: Vec<u64>,
-    /// The RTL NIC's configuration as programmed (and as the observer's shadow has it).
-    cfg: NicConfig,
-    /// The RTL NIC's served regions: their keys and contents (the rig's own copy).
-    pub rtl_keys: Vec<Key>,
-    pub rtl_served: Vec<Vec<u8>>,
-    /// Host ranges of served READs requested so far (a DMA read past a range's end reads whole
-    /// bus beats: the observer is shown the read trimmed to the range).
-    served_ranges: Vec<(u64, u64)>,
-    /// The end of the served chunk being read.
-    served_chunk_end: Option<u64>,
     /// The model client's ops on the RTL NIC, per client slot: the op in flight.
     pub client_ops: Vec<Option<ClientOp>>,
     /// Their completions, in order: (op, status).
@@ -474,13 +343,23 @@ pub struct Rig<D: NicPorts = Dut> {
     pub rekey_spans: Vec<(u64, u64)>,
     /// Served WRITEs completed: (op, submission, completion).
     write_spans: Vec<(ClientOp, u64, u64)>,
-    /// With [`Rig::log_frames`] set: every frame the RTL NIC received (`false`) or sent (`true`)
-    /// as (cycle of its last beat, sent, header).
-    pub frame_log: Vec<(u64, bool, Hdr)>,
-    pub log_frames: bool,
     /// Share of WRITEs among the client's ops in [`Rig::client_load`] / [`Rig::load_both`].
     pub client_p_write: f64,
 }
+
+impl<D: NicPorts> Deref for Rig<D> {
+    type Target = Node<D>;
+    fn deref(&self) -> &Node<D> {
+        &self.node
+    }
+}
+
+impl<D: NicPorts> DerefMut for Rig<D> {
+    fn deref_mut(&mut self) -> &mut Node<D> {
+        &mut self.node
+    }
+}
+
 
 /// An op the model client (NIC 1) issued to the RTL NIC.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -518,14 +397,11 @@ impl<D: NicPorts> Rig<D> {
     pub fn on_top(
         seed: u64,
         fabric: FabricConfig,
-        mut mem_cfg: MemConfig,
+        mem_cfg: MemConfig,
         p_tx_ready: f64,
         rcfg: NicConfig,
     ) -> Self {
         let top = D::TOP;
-        mem_cfg.bus_bytes = top.bus;
-        mem_cfg.size = mem_cfg.size.max(top.mem_size);
-        let m = D::fresh();
         let scfg = server_config_for(&top);
         let mut sys = System::new(vec![rcfg.clone(), scfg], fabric).expect("system");
         sys.set_external(0).expect("external NIC 0");
@@ -556,85 +432,61 @@ impl<D: NicPorts> Rig<D> {
                 mm.write(SERVED_BASE + u64::from(r) * SERVED_SIZE, &fill);
             }
         }
-        let obs = Observer::new(&rcfg, ObserverConfig::for_nic(&rcfg), None).expect("observer");
-        let cfg = rcfg.clone();
-        let thr = |s: u64| Throttle::new(seed ^ s, 1.0).expect("throttle");
         let slots = usize::from(top.slots);
         Self {
-            m,
-            top,
-            lite: AxilMaster::new(thr(1)),
-            cmd: AxiWriteMaster::new(thr(2), thr(3), thr(4)),
-            mem: AxiMem::new(mem_cfg).expect("memory"),
+            node: Node::new(0, seed, mem_cfg, p_tx_ready, rcfg),
             sys,
-            obs,
-            ev: Delayed {
-                heap: BinaryHeap::new(),
-                evs: HashMap::new(),
-                seq: 0,
-            },
-            cycle: 0,
             rng,
-            rx_q: VecDeque::new(),
-            rx_cur: None,
-            tx_buf: Vec::new(),
-            w_aws: VecDeque::new(),
-            b_addrs: VecDeque::new(),
-            w_beats: Vec::new(),
-            w_done: VecDeque::new(),
-            cmd_open: VecDeque::new(),
-            busy: vec![None; slots],
             server_keys,
-            stats: Stats::default(),
-            p_tx_ready,
-            rx_valid: false,
-            tx_ready: false,
-            doorbells: Vec::new(),
-            tx_starts: Vec::new(),
-            reuse_after: 8,
             p_submit: 0.125,
             p_write: 0.0,
             p_rekey: 0.0,
             rekeys: vec![None; slots],
-            src_end: vec![0; slots],
-            cfg,
-            rtl_keys: Vec::new(),
-            rtl_served: Vec::new(),
-            served_ranges: Vec::new(),
-            served_chunk_end: None,
             client_ops: vec![None; slots],
             client_done: Vec::new(),
             client_src: vec![Vec::new(); slots],
             client_t_sub: vec![0; slots],
             rekey_spans: Vec::new(),
             write_spans: Vec::new(),
-            frame_log: Vec::new(),
-            log_frames: false,
             client_p_write: 0.0,
         }
     }
 
-    /// The responder's setup, after [`Rig::setup`]: the RTL NIC's two served regions (random
-    /// keys and contents, shown to the observer as software writes), and the model client's
-    /// slots and regions on NIC 1.
-    pub fn serve_setup(&mut self) -> Result<(), RigError> {
-        for i in 0..2u16 {
-            let key: Key = self.rng.random();
-            let base = self.top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE;
-            let fill: Vec<u8> = (0..RTL_SERVED_SIZE).map(|_| self.rng.random()).collect();
-            let _ = self.mem.load(base as usize, &fill);
-            self.ev.push(
-                self.cycle,
-                ObsEv::Software {
-                    addr: base,
-                    data: fill.clone(),
-                },
-            );
-            self.rtl_keys.push(key);
-            self.rtl_served.push(fill);
-            let e = self.served_entry(i, true);
-            self.rrt(RTL_REGION + i, &e)?;
+    /// Steps until the node's queued register writes are answered (`bound` cycles at most).
+    fn lite_wait(&mut self, bound: u64) -> Result<(), RigError> {
+        let end = self.cycle + bound;
+        while !self.node.lite_idle() {
+            if self.cycle >= end {
+                return Err(fail("register writes never answered"));
+            }
+            self.step()?;
         }
+        Ok(())
+    }
+
+    /// One register write, stepped until it is answered OKAY.
+    pub fn lite_write(&mut self, addr: u64, data: u32) -> Result<(), RigError> {
+        self.node.lite_queue(addr, data, None);
+        self.lite_wait(200)
+    }
+
+    /// RRT entry `index` written and committed ([`Node::rrt_queue`]).
+    pub fn rrt(&mut self, index: u16, e: &RrtEntry) -> Result<(), RigError> {
+        self.node.rrt_queue(index, e);
+        self.lite_wait(2_000)
+    }
+
+    /// Registers, regions and slots, as a driver would program them ([`Node::setup_queue`]).
+    pub fn setup(&mut self) -> Result<(), RigError> {
+        self.node.setup_queue();
+        self.lite_wait(100_000)
+    }
+
+    /// The responder's setup, after [`Rig::setup`]: the RTL NIC's two served regions
+    /// ([`Node::serve_queue`]), and the model client's slots and regions on NIC 1.
+    pub fn serve_setup(&mut self) -> Result<(), RigError> {
+        self.node.serve_queue();
+        self.lite_wait(4_000)?;
         let slots = self.top.slots;
         let c = &mut self.sys.nics[1];
         for (index, base, size) in [
@@ -664,29 +516,6 @@ impl<D: NicPorts> Rig<D> {
         }
         Ok(())
     }
-
-    /// The RRT entry of the RTL NIC's served region `RTL_REGION + i` (its key as the rig holds
-    /// it), valid or not.
-    pub fn served_entry(&self, i: u16, valid: bool) -> RrtEntry {
-        let key = self
-            .rtl_keys
-            .get(usize::from(i))
-            .copied()
-            .unwrap_or_default();
-        RrtEntry {
-            valid: u8::from(valid),
-            perm_remote_read: u8::from(i == 0),
-            perm_remote_write: 1,
-            perm_remote_rekey: u8::from(i == 0),
-            perm_local_read: 0,
-            perm_local_write: 0,
-            owner_pid: CLIENT_PID,
-            base_addr: self.top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE,
-            size: RTL_SERVED_SIZE,
-            key: crypto::key_to_u128(&key),
-        }
-    }
-
     /// The model client issues `op` on client slot `slot` to RTL region `region` (K_d derived
     /// from `key`, the region's key unless a test forges another).
     pub fn client_op(&mut self, op: ClientOp, key: Key) -> Result<(), RigError> {
@@ -708,11 +537,8 @@ impl<D: NicPorts> Rig<D> {
         let bytes = cmd
             .to_bytes()
             .map_err(|e| fail(format!("client command: {e}")))?;
-        if op.op == OpType::Read
-            && let Some(i) = op.region.checked_sub(RTL_REGION).filter(|i| *i < 2)
-        {
-            let a = self.top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE + op.offset;
-            self.served_ranges.push((a, a + u64::from(op.len)));
+        if op.op == OpType::Read {
+            self.node.expect_served_read(op.region, op.offset, op.len);
         }
         let slot = usize::from(op.slot);
         if self.client_ops.get(slot).is_none_or(Option::is_some) {
@@ -853,37 +679,6 @@ impl<D: NicPorts> Rig<D> {
         Ok(())
     }
 
-    fn log_frame(&mut self, cycle: u64, sent: bool, f: &[u8]) {
-        if self.log_frames
-            && let Some(Ok(h)) = f.get(..64).map(Hdr::from_bytes)
-        {
-            self.frame_log.push((cycle, sent, h));
-        }
-    }
-
-    /// With `ONERMA_RIG_VCD=path:from:to`, a VCD of the top for cycles `[from, to)` (debugging).
-    fn vcd_window(&mut self) {
-        let Some(v) = std::env::var_os("ONERMA_RIG_VCD") else {
-            return;
-        };
-        let v = v.to_string_lossy().into_owned();
-        let mut it = v.rsplitn(3, ':');
-        let (Some(to), Some(from), Some(path)) = (it.next(), it.next(), it.next()) else {
-            return;
-        };
-        let (Ok(from), Ok(to)) = (from.parse::<u64>(), to.parse::<u64>()) else {
-            return;
-        };
-        if self.cycle == from {
-            if let Err(e) = self.m.trace_start(std::path::Path::new(path)) {
-                eprintln!("vcd: {e}");
-            }
-        } else if self.cycle == to {
-            self.m.trace_stop();
-        }
-    }
-
-    /// Closed loop for `cycles`: each free client slot gets a READ of `len` bytes at a random
     /// offset of the readable served region with chance `p` per cycle.
     pub fn client_load(&mut self, cycles: u64, len: u16, p: f64) -> Result<(), RigError> {
         let end = self.cycle + cycles;
@@ -945,27 +740,6 @@ impl<D: NicPorts> Rig<D> {
     }
 
     /// Host access errors in the RTL NIC's memory: `ranges` answer SLVERR (or DECERR) to reads
-    /// and writes, in the AXI memory model and in the observer's shadow alike. Call before the first step.
-    pub fn host_errors(&mut self, ranges: &[(u64, u64, bool)]) {
-        for &(start, end, slv) in ranges {
-            self.mem
-                .add_error(start..end, if slv { Resp::SlvErr } else { Resp::DecErr });
-            // The AXI memory answers reads and writes of the range alike.
-            for reads in [true, false] {
-                self.obs.error_range(onerma_model::ErrorRange {
-                    start,
-                    end,
-                    error: if slv {
-                        onerma_model::DmaError::SlvErr
-                    } else {
-                        onerma_model::DmaError::DecErr
-                    },
-                    reads,
-                });
-            }
-        }
-    }
-
     /// Steps until every client op completed (or `bound` cycles passed: an error).
     pub fn client_drain(&mut self, bound: u64) -> Result<(), RigError> {
         let end = self.cycle + bound;
@@ -978,105 +752,6 @@ impl<D: NicPorts> Rig<D> {
             }
             self.step()?;
         }
-        Ok(())
-    }
-
-    pub fn lite_write(&mut self, addr: u64, data: u32) -> Result<(), RigError> {
-        self.lite.write(addr, data, 0xf);
-        let n = self.lite.done().len();
-        for _ in 0..200 {
-            self.step()?;
-            if self.lite.done().len() > n {
-                let d = &self.lite.done()[n];
-                if d.resp != Resp::Okay {
-                    return Err(fail(format!("register write {addr:#x}: {:?}", d.resp)));
-                }
-                return Ok(());
-            }
-        }
-        Err(fail(format!("register write {addr:#x} never answered")))
-    }
-
-    pub fn rrt(&mut self, index: u16, e: &RrtEntry) -> Result<(), RigError> {
-        let flags = regs::rrt_flags::VALID.place(e.valid.into())
-            | regs::rrt_flags::PERM_REMOTE_READ.place(e.perm_remote_read.into())
-            | regs::rrt_flags::PERM_REMOTE_WRITE.place(e.perm_remote_write.into())
-            | regs::rrt_flags::PERM_REMOTE_REKEY.place(e.perm_remote_rekey.into())
-            | regs::rrt_flags::PERM_LOCAL_READ.place(e.perm_local_read.into())
-            | regs::rrt_flags::PERM_LOCAL_WRITE.place(e.perm_local_write.into());
-        for (a, v) in [
-            (regs::rrt_index::ADDR, u32::from(index)),
-            (regs::rrt_flags::ADDR, flags),
-            (regs::rrt_owner_pid::ADDR, e.owner_pid),
-            (regs::rrt_base_lo::ADDR, e.base_addr as u32),
-            (regs::rrt_base_hi::ADDR, (e.base_addr >> 32) as u32),
-            (regs::rrt_size_lo::ADDR, e.size as u32),
-            (regs::rrt_size_hi::ADDR, (e.size >> 32) as u32),
-            (regs::rrt_key0::ADDR, (e.key >> 96) as u32),
-            (regs::rrt_key1::ADDR, (e.key >> 64) as u32),
-            (regs::rrt_key2::ADDR, (e.key >> 32) as u32),
-            (regs::rrt_key3::ADDR, e.key as u32),
-        ] {
-            self.lite_write(a, v)?;
-        }
-        self.lite_write(regs::rrt_commit::ADDR, regs::rrt_commit::COMMIT.place(1))?;
-        // The commit took effect at the write's handshake, a cycle or two before its B: the
-        // observer learns it at the B (no frame can name the region in between).
-        self.ev.push(
-            self.cycle,
-            ObsEv::Rrt {
-                index,
-                e: e.clone(),
-            },
-        );
-        Ok(())
-    }
-
-    /// Registers, regions and slots, as a driver would program them.
-    pub fn setup(&mut self) -> Result<(), RigError> {
-        let c = self.cfg.clone();
-        for (a, v) in [
-            (regs::nic_addr::ADDR, c.nic_addr),
-            (regs::clk_period_ps::ADDR, c.clk_period_ps),
-            (regs::dispatch_timeout::ADDR, c.dispatch_timeout as u32),
-            (regs::op_timeout::ADDR, c.op_timeout as u32),
-            (regs::server_timeout::ADDR, c.server_timeout as u32),
-            (regs::max_hold_ns::ADDR, c.max_hold_ns),
-            (regs::hold_ns::ADDR, c.hold_ns()),
-            (regs::inq_max_age::ADDR, c.inq_max_age as u32),
-            (regs::nack_depth::ADDR, u32::from(c.nack_depth)),
-        ] {
-            self.lite_write(a, v)?;
-        }
-        let t = self.top;
-        for (index, base, size, rd) in [
-            (0u16, t.data_base, t.data_size(), 1u8),
-            (1, t.cq_base, CQ_SIZE, 0),
-        ] {
-            self.rrt(
-                index,
-                &RrtEntry {
-                    valid: 1,
-                    perm_remote_read: 0,
-                    perm_remote_write: 0,
-                    perm_remote_rekey: 0,
-                    perm_local_read: rd,
-                    perm_local_write: 1,
-                    owner_pid: PID,
-                    base_addr: base,
-                    size,
-                    key: 0,
-                },
-            )?;
-        }
-        for s in 0..t.slots {
-            self.lite_write(regs::slot_index::ADDR, u32::from(s))?;
-            self.lite_write(regs::slot_cfg::ADDR, regs::slot_cfg::ENABLE.place(1))?;
-            self.lite_write(regs::slot_pid::ADDR, PID)?;
-            self.lite_write(regs::slot_commit::ADDR, regs::slot_commit::COMMIT.place(1))?;
-            self.ev.push(self.cycle, ObsEv::Enable { slot: s });
-        }
-        self.lite_write(regs::nic_enable::ADDR, regs::nic_enable::ENABLE.place(1))?;
         Ok(())
     }
 
@@ -1098,28 +773,9 @@ impl<D: NicPorts> Rig<D> {
         self.submit_op(OpType::Read, slot, region, offset, len, cos, cq_region);
     }
 
-    /// Software writes `data` at `addr` of the RTL NIC's host memory (e.g. a WRITE's source),
-    /// shown to the observer.
-    pub fn load_source(&mut self, addr: u64, data: &[u8]) {
-        let (db, ds) = (self.top.data_base, self.top.data_size());
-        if (db..db + ds).contains(&addr) {
-            let slot = ((addr - db) / 8192) as usize;
-            if let Some(e) = self.src_end.get_mut(slot) {
-                *e = addr + data.len() as u64;
-            }
-        }
-        let _ = self.mem.load(addr as usize, data);
-        self.ev.push(
-            self.cycle,
-            ObsEv::Software {
-                addr,
-                data: data.to_vec(),
-            },
-        );
-    }
-
-    /// A READ or WRITE of `len` bytes at `offset` of served region `region`, on `slot` (the
-    /// local buffer at `slot * 8192` of region 0), its record in the registered region.
+    /// A READ or WRITE of `len` bytes at `offset` of the model server's region `region`, on
+    /// `slot` (the local buffer at `slot * 8192` of region 0), its record in the registered
+    /// region.
     pub fn submit(&mut self, op: OpType, slot: u16, region: u16, offset: u64, len: u16, cos: u8) {
         self.submit_op(op, slot, region, offset, len, cos, 1);
     }
@@ -1137,423 +793,34 @@ impl<D: NicPorts> Rig<D> {
         cq_region: u16,
     ) {
         let kr = self.server_keys[usize::from(region)];
-        let kd = crypto::derive_kd(&kr, RTL_ADDR, PID, op).unwrap_or_default();
-        let cmd = Cmd {
-            op_type: op as u8,
-            cos,
-            length: len,
-            remote_nic: SERVER_ADDR,
-            remote_region: region,
-            local_region: 0,
-            cq_region,
-            remote_offset: offset,
-            local_offset: u64::from(slot) * 8192,
-            cq_offset: u64::from(slot) * 16,
-            kd: crypto::key_to_u128(&kd),
-        };
-        let Ok(bytes) = cmd.to_bytes() else { return };
-        // Software clears the slot's record first (mirrored to the observer).
-        let cq = self.top.cq_base + u64::from(slot) * 16;
-        let _ = self.mem.load(cq as usize, &[0; 16]);
-        self.ev.push(
-            self.cycle,
-            ObsEv::Software {
-                addr: cq,
-                data: vec![0; 16],
-            },
-        );
-        // One bus-wide beat after another (the small top: four 16-byte beats; the default: one).
-        let size = self.top.bus.min(64).trailing_zeros() as u8;
-        if let Some(b) = WriteBurst::range(u64::from(slot) * 4096, &bytes, size, self.top.bus) {
-            self.cmd.push(b);
-            self.cmd_open.push_back((slot, bytes, None));
-            self.busy[usize::from(slot)] = Some(u64::MAX);
-            self.stats.submitted += 1;
-        }
+        self.node
+            .submit_to(op, slot, SERVER_ADDR, region, &kr, offset, len, cos, cq_region);
     }
 
-    fn drive(&mut self) -> (MasterOut, SlaveOut, LiteMasterOut) {
-        let (bus, words) = (self.top.bus, self.top.words());
-        let m = &mut self.m;
-        let lo = self.lite.outputs();
-        m.set_s_axil_awvalid_i(u8::from(lo.aw.is_some()));
-        m.set_s_axil_awaddr_i(lo.aw.unwrap_or(0));
-        m.set_s_axil_wvalid_i(u8::from(lo.w.is_some()));
-        m.set_s_axil_wdata_i(lo.w.map_or(0, |w| w.0));
-        m.set_s_axil_wstrb_i(lo.w.map_or(0, |w| w.1));
-        m.set_s_axil_bready_i(u8::from(lo.b_ready));
-        m.set_s_axil_arvalid_i(u8::from(lo.ar.is_some()));
-        m.set_s_axil_araddr_i(lo.ar.unwrap_or(0));
-        m.set_s_axil_rready_i(u8::from(lo.r_ready));
-        let co = self.cmd.outputs();
-        let aw = co.aw.clone();
-        m.set_s_axi_awvalid_i(u8::from(aw.is_some()));
-        m.set_s_axi_awid_i(aw.as_ref().map_or(0, |a| a.id));
-        m.set_s_axi_awaddr_i(aw.as_ref().map_or(0, |a| a.addr));
-        m.set_s_axi_awlen_i(aw.as_ref().map_or(0, |a| a.len));
-        m.set_s_axi_awsize_i(aw.as_ref().map_or(0, |a| a.size));
-        let w = co.w.clone();
-        m.set_s_axi_wvalid_i(u8::from(w.is_some()));
-        let mut wd = [0u32; MAX_WORDS];
-        if let Some(w) = &w {
-            for (k, b) in w.data.iter().enumerate() {
-                put_bits(&mut wd, 8 * k, 8, u128::from(*b));
-            }
-        }
-        m.set_s_axi_wdata_i(&wd[..words]);
-        m.set_s_axi_wstrb_i(w.as_ref().map_or(0, |w| w.strb));
-        m.set_s_axi_wlast_i(u8::from(w.as_ref().is_some_and(|w| w.last)));
-        m.set_s_axi_bready_i(u8::from(co.b_ready));
-        m.set_s_axi_arvalid_i(0u8);
-        m.set_s_axi_rready_i(1u8);
-        let so = self.mem.outputs();
-        m.set_m_axi_awready_i(u8::from(so.aw_ready));
-        m.set_m_axi_wready_i(u8::from(so.w_ready));
-        m.set_m_axi_bvalid_i(u8::from(so.b.is_some()));
-        m.set_m_axi_bid_i(so.b.as_ref().map_or(0, |b| b.id));
-        m.set_m_axi_bresp_i(so.b.as_ref().map_or(0, |b| b.resp.bits()));
-        m.set_m_axi_arready_i(u8::from(so.ar_ready));
-        m.set_m_axi_rvalid_i(u8::from(so.r.is_some()));
-        m.set_m_axi_rid_i(so.r.as_ref().map_or(0, |r| r.id));
-        let mut rd = [0u32; MAX_WORDS];
-        if let Some(r) = &so.r {
-            for (k, b) in r.data.iter().enumerate() {
-                put_bits(&mut rd, 8 * k, 8, u128::from(*b));
-            }
-        }
-        m.set_m_axi_rdata_i(&rd[..words]);
-        m.set_m_axi_rresp_i(so.r.as_ref().map_or(0, |r| r.resp.bits()));
-        m.set_m_axi_rlast_i(u8::from(so.r.as_ref().is_some_and(|r| r.last)));
-        // Receive: one frame at a time, BUS bytes per beat, first byte in lane 0.
-        if self.rx_cur.is_none() {
-            self.rx_cur = self.rx_q.pop_front().map(|f| (f, 0));
-        }
-        let mut rx = [0u32; MAX_WORDS];
-        let mut keep = 0u64;
-        let mut last = false;
-        if let Some((f, off)) = &self.rx_cur {
-            let n = (f.len() - off).min(bus);
-            for k in 0..n {
-                put_bits(&mut rx, 8 * k, 8, u128::from(f[off + k]));
-                keep |= 1 << k;
-            }
-            last = off + n == f.len();
-        }
-        self.rx_valid = self.rx_cur.is_some();
-        m.set_s_axis_rx_tvalid_i(u8::from(self.rx_valid));
-        m.set_s_axis_rx_tdata_i(&rx[..words]);
-        m.set_s_axis_rx_tkeep_i(keep);
-        m.set_s_axis_rx_tlast_i(u8::from(last));
-        self.tx_ready = self.rng.random_bool(self.p_tx_ready);
-        m.set_m_axis_tx_tready_i(u8::from(self.tx_ready));
-        m.eval();
-        let mo = MasterOut {
-            ar: (m.m_axi_arvalid_o() != 0).then(|| {
-                Addr::incr(
-                    m.m_axi_arid_o() as u32,
-                    m.m_axi_araddr_o(),
-                    m.m_axi_arlen_o() as u16 + 1,
-                    m.m_axi_arsize_o() as u8,
-                )
-            }),
-            aw: (m.m_axi_awvalid_o() != 0).then(|| {
-                Addr::incr(
-                    m.m_axi_awid_o() as u32,
-                    m.m_axi_awaddr_o(),
-                    m.m_axi_awlen_o() as u16 + 1,
-                    m.m_axi_awsize_o() as u8,
-                )
-            }),
-            w: (m.m_axi_wvalid_o() != 0).then(|| {
-                let mut wd = [0u32; MAX_WORDS];
-                m.m_axi_wdata_o(&mut wd[..words]);
-                WBeat {
-                    data: (0..bus).map(|k| get_bits(&wd, 8 * k, 8) as u8).collect(),
-                    strb: m.m_axi_wstrb_o(),
-                    last: m.m_axi_wlast_o() != 0,
-                }
-            }),
-            r_ready: m.m_axi_rready_o() != 0,
-            b_ready: m.m_axi_bready_o() != 0,
-        };
-        (mo, so, lo)
-    }
-
-    /// One clock cycle of everything.
+    /// One clock cycle of everything: the RTL NIC's ports, then the model side up to this
+    /// cycle (frames for the RTL NIC queue at its port), then the checks.
     pub fn step(&mut self) -> Result<(), RigError> {
-        self.vcd_window();
-        let (mo, so, _lo) = self.drive();
-        let cyc = self.cycle;
-        // Configuration and command buses.
-        let ls = LiteSlaveOut {
-            aw_ready: self.m.s_axil_awready_o() != 0,
-            w_ready: self.m.s_axil_wready_o() != 0,
-            b: (self.m.s_axil_bvalid_o() != 0).then(|| resp(self.m.s_axil_bresp_o())),
-            ar_ready: self.m.s_axil_arready_o() != 0,
-            r: (self.m.s_axil_rvalid_o() != 0).then(|| {
-                (
-                    self.m.s_axil_rdata_o() as u32,
-                    resp(self.m.s_axil_rresp_o()),
-                )
-            }),
-        };
-        self.lite
-            .tick(&ls)
-            .map_err(|e| fail(format!("axil: {e}")))?;
-        let cs = SlaveOut {
-            aw_ready: self.m.s_axi_awready_o() != 0,
-            w_ready: self.m.s_axi_wready_o() != 0,
-            b: (self.m.s_axi_bvalid_o() != 0).then(|| BResp {
-                id: self.m.s_axi_bid_o() as u32,
-                resp: resp(self.m.s_axi_bresp_o()),
-            }),
-            ar_ready: false,
-            r: None,
-        };
-        let we = self
-            .cmd
-            .tick(&cs)
-            .map_err(|e| fail(format!("cmd bus: {e}")))?;
-        if let Some((_, _, w)) = &we.w
-            && w.last
-            && let Some(o) = self.cmd_open.iter_mut().find(|o| o.2.is_none())
-        {
-            o.2 = Some(cyc);
-            self.doorbells.push(cyc);
+        self.node.step_ports()?;
+        for (c, f) in std::mem::take(&mut self.node.outbox) {
+            self.sys.send_external(c, 0, f);
         }
-        if let Some((_, r)) = &we.b {
-            let (slot, bytes, at) = self
-                .cmd_open
-                .pop_front()
-                .ok_or_else(|| fail("command B without a burst"))?;
-            let ok = *r == Resp::Okay;
-            if !ok {
-                self.stats.refused += 1;
-                self.busy[usize::from(slot)] = Some(cyc + 50);
-            }
-            self.ev
-                .push(at.unwrap_or(cyc), ObsEv::Cmd { slot, bytes, ok });
-        }
-        // Host memory.
-        if let Some(a) = &mo.ar
-            && so.ar_ready
-        {
-            let len = (a.beats() as u64) << a.size;
-            let mut len = len - (a.addr & ((1 << a.size) - 1));
-            // The DMA reads whole bus beats; the bytes past the op's source range in the last
-            // beat are never used, and the observer grants exactly the source range.
-            let (db, ds) = (self.top.data_base, self.top.data_size());
-            if (db..db + ds).contains(&a.addr) {
-                let slot = ((a.addr - db) / 8192) as usize;
-                if let Some(&end) = self.src_end.get(slot) {
-                    len = len.min(end.saturating_sub(a.addr));
-                }
-            }
-            // A served READ reads chunk by chunk (1 KB from the op's start), one READ at a
-            // time: a burst at a chunk's start opens that chunk, and every burst is trimmed to
-            // the open chunk's end (the observer grants each byte once; the last beat of a chunk
-            // also holds the next chunk's first bytes). Of READs whose chunks start at the same
-            // address, the one whose chunk length fits the burst's beat count (a burst ends at
-            // its chunk's end unless a 4 KB page ends first).
-            let bus = self.top.bus as u64;
-            let fits = |e: u64| {
-                let l = e.min(a.addr + 1024) - a.addr;
-                let page_end = (a.addr | 0xfff) + 1;
-                let burst_end = (a.addr & !(bus - 1)) + a.beats() as u64 * bus;
-                burst_end == page_end || (a.addr % bus + l).div_ceil(bus) == a.beats() as u64
-            };
-            let starts: Vec<u64> = self
-                .served_ranges
-                .iter()
-                .filter(|&&(s, e)| (s..e).contains(&a.addr) && (a.addr - s).is_multiple_of(1024))
-                .map(|&(_, e)| e)
-                .collect();
-            if let Some(e) = starts.iter().find(|&&e| fits(e)).or(starts.first()) {
-                self.served_chunk_end = Some((*e).min(a.addr + 1024));
-            }
-            if let Some(end) = self.served_chunk_end.filter(|&e| a.addr < e) {
-                len = len.min(end - a.addr);
-            }
-            self.ev.push(cyc, ObsEv::Read { addr: a.addr, len });
-        }
-        if let Some(a) = &mo.aw
-            && so.aw_ready
-        {
-            self.w_aws.push_back((a.clone(), cyc));
-            self.b_addrs.push_back(a.addr);
-        }
-        if let Some(w) = &mo.w
-            && so.w_ready
-        {
-            self.w_beats.push(w.clone());
-            if w.last {
-                let done = std::mem::take(&mut self.w_beats);
-                self.w_done.push_back(done);
-            }
-        }
-        // A record's B frees its slot in the RTL NIC (and, by then, in the model): the slot may
-        // get its next command `reuse_after` cycles later.
-        if so.b.is_some() && mo.b_ready {
-            let a = self
-                .b_addrs
-                .pop_front()
-                .ok_or_else(|| fail("B without an AW"))?;
-            let cq = self.top.cq_base;
-            if (cq..cq + CQ_SIZE).contains(&a) {
-                let slot = ((a - cq) / 16) as usize;
-                if let Some(b) = self.busy.get_mut(slot) {
-                    *b = Some(cyc + self.reuse_after);
-                }
-            }
-        }
-        // W beats may come before their AW (AXI4): pair whole bursts with AWs in order.
-        while !self.w_aws.is_empty() && !self.w_done.is_empty() {
-            let (Some((a, issued)), Some(beats)) =
-                (self.w_aws.pop_front(), self.w_done.pop_front())
-            else {
-                break;
-            };
-            {
-                // Every strobed run of bytes is one host write as the observer sees them.
-                let mut run: Option<(u64, Vec<u8>)> = None;
-                for (n, b) in beats.iter().enumerate() {
-                    for addr in a.beat_bytes(n) {
-                        let lane = (addr % self.top.bus as u64) as usize;
-                        if b.strb >> lane & 1 == 1 {
-                            match run.as_mut() {
-                                Some((s, d)) if *s + d.len() as u64 == addr => d.push(b.data[lane]),
-                                _ => {
-                                    if let Some((s, d)) = run.take() {
-                                        self.host_write(issued, s, d);
-                                    }
-                                    run = Some((addr, vec![b.data[lane]]));
-                                }
-                            }
-                        }
-                    }
-                }
-                if let Some((s, d)) = run {
-                    self.host_write(issued, s, d);
-                }
-            }
-        }
-        if let Some(r) = &so.r
-            && mo.r_ready
-            && r.resp != Resp::Okay
-        {
-            self.stats.read_errors += 1;
-        }
-        self.mem
-            .tick(&mo)
-            .map_err(|e| fail(format!("host memory: {e}")))?;
-        // Network.
-        if self.rx_valid
-            && self.m.s_axis_rx_tready_o() != 0
-            && let Some((f, off)) = self.rx_cur.as_mut()
-        {
-            *off = (*off + self.top.bus).min(f.len());
-            if *off == f.len() {
-                let f = std::mem::take(f);
-                self.rx_cur = None;
-                self.stats.frames_in += 1;
-                self.log_frame(cyc, false, &f);
-                self.ev.push(cyc, ObsEv::Receive(f));
-            }
-        }
-        if self.m.m_axis_tx_tvalid_o() != 0 && self.tx_ready {
-            if self.tx_buf.is_empty() {
-                self.tx_starts.push(cyc);
-            }
-            let mut words = [0u32; MAX_WORDS];
-            self.m.m_axis_tx_tdata_o(&mut words[..self.top.words()]);
-            let keep = self.m.m_axis_tx_tkeep_o();
-            for k in 0..self.top.bus {
-                if keep >> k & 1 == 1 {
-                    self.tx_buf.push(get_bits(&words, 8 * k, 8) as u8);
-                }
-            }
-            if self.m.m_axis_tx_tlast_o() != 0 {
-                let f = std::mem::take(&mut self.tx_buf);
-                self.stats.frames_out += 1;
-                self.stats.tx_payload += f.len().saturating_sub(80) as u64;
-                self.sys.send_external(cyc, 0, f.clone());
-                self.log_frame(cyc, true, &f);
-                self.ev.push(cyc, ObsEv::Frame(f));
-            }
-        }
-        self.m.tick();
-        self.cycle += 1;
-        // The model side up to this cycle; frames for the RTL NIC queue at its port.
-        self.sys.run_until(self.cycle);
-        for (_, _, f) in self.sys.external_rx.drain(..) {
-            self.rx_q.push_back(f);
-        }
-        self.stats.rx_backlog_max = self.stats.rx_backlog_max.max(self.rx_q.len() as u64);
+        self.sys.run_until(self.node.cycle);
+        let rx: Vec<Vec<u8>> = self.sys.external_rx.drain(..).map(|(_, _, f)| f).collect();
+        self.node.deliver(rx);
         if !self.sys.errors.is_empty() {
             return Err(fail(format!("model errors: {:?}", self.sys.errors)));
         }
+        for c in std::mem::take(&mut self.node.records) {
+            if c.status == Status::Ok
+                && let Some((region, key)) =
+                    self.rekeys.get_mut(usize::from(c.slot)).and_then(Option::take)
+            {
+                self.server_keys[usize::from(region)] = key;
+                self.node.stats.rekeys += 1;
+            }
+        }
         self.client_completions()?;
-        self.feed_observer(self.cycle.saturating_sub(HOLD))
-    }
-
-    fn host_write(&mut self, cyc: u64, addr: u64, data: Vec<u8>) {
-        self.stats.host_bytes += data.len() as u64;
-        // A completion record: the slot may be reused once its write is answered.
-        let cq = self.top.cq_base;
-        if (cq..cq + CQ_SIZE).contains(&addr)
-            && data.len() == 16
-            && let Ok(c) = Cpl::from_bytes(&data)
-        {
-            self.stats.records += 1;
-            if let Some(n) = self.stats.statuses.get_mut(c.status as usize) {
-                *n += 1;
-            }
-            if c.status == Status::Ok {
-                self.stats.ok += 1;
-                if let Some((region, key)) = self
-                    .rekeys
-                    .get_mut(usize::from(c.slot))
-                    .and_then(Option::take)
-                {
-                    self.server_keys[usize::from(region)] = key;
-                    self.stats.rekeys += 1;
-                }
-            }
-        }
-        self.ev.push(cyc, ObsEv::Write { addr, data });
-    }
-
-    fn feed_observer(&mut self, until: u64) -> Result<(), RigError> {
-        while let Some((c, e)) = self.ev.pop_until(until) {
-            let r = match e {
-                ObsEv::Cmd { slot, bytes, ok } => self.obs.cmd_write(c, slot, 0, &bytes, ok),
-                ObsEv::Receive(f) => {
-                    trace(c, "in ", &f);
-                    self.obs.receive(c, &f).map(|_| ())
-                }
-                ObsEv::Frame(f) => {
-                    trace(c, "out", &f);
-                    self.obs.seen(c, Seen::Frame(&f))
-                }
-                ObsEv::Write { addr, data } => {
-                    self.obs.seen(c, Seen::HostWrite { addr, data: &data })
-                }
-                ObsEv::Read { addr, len } => self.obs.seen(c, Seen::HostRead { addr, len }),
-                ObsEv::Software { addr, data } => {
-                    self.obs.software_write(addr, &data);
-                    Ok(())
-                }
-                ObsEv::Rrt { index, e } => self.obs.commit_rrt(c, index, e),
-                ObsEv::Enable { slot } => self.obs.enable_slot(slot, PID),
-            };
-            r.map_err(|e| fail(format!("observer: {e}")))?;
-        }
-        if until.is_multiple_of(32) {
-            self.obs
-                .advance(until)
-                .map_err(|e| fail(format!("observer: {e}")))?;
-        }
-        Ok(())
+        self.node.observe()
     }
 
     /// Closed loop: free slots get a new READ; run for `cycles`, then drain.
@@ -1576,8 +843,7 @@ impl<D: NicPorts> Rig<D> {
     /// One cycle's submissions of [`Rig::load`].
     fn submit_some(&mut self, sizes: &[u16]) {
         for s in 0..self.top.slots {
-            let free = self.busy[usize::from(s)].is_none_or(|t| t <= self.cycle);
-            if free && self.rng.random_bool(self.p_submit) {
+            if self.node.slot_free(s) && self.rng.random_bool(self.p_submit) {
                 let region = self.rng.random_range(0..REGIONS_SERVED);
                 let cos = self.rng.random_range(0..self.top.classes.min(2));
                 let pick: f64 = self.rng.random();
@@ -1585,7 +851,7 @@ impl<D: NicPorts> Rig<D> {
                     // The new key is the slot's source bytes; later commands use it once
                     // the REKEY completed OK (commands in between fail authentication).
                     let key: Key = self.rng.random();
-                    self.load_source(self.top.data_base + u64::from(s) * 8192, &key);
+                    self.node.load_source(self.node.top.data_base + u64::from(s) * 8192, &key);
                     self.rekeys[usize::from(s)] = Some((region, key));
                     self.submit(OpType::Rekey, s, region, 0, 16, cos);
                     continue;
@@ -1594,7 +860,7 @@ impl<D: NicPorts> Rig<D> {
                 let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
                 if pick < self.p_rekey + self.p_write {
                     let data: Vec<u8> = (0..len).map(|_| self.rng.random()).collect();
-                    self.load_source(self.top.data_base + u64::from(s) * 8192, &data);
+                    self.node.load_source(self.node.top.data_base + u64::from(s) * 8192, &data);
                     self.rekeys[usize::from(s)] = None;
                     self.submit(OpType::Write, s, region, offset, len, cos);
                 } else {
@@ -1610,7 +876,7 @@ impl<D: NicPorts> Rig<D> {
     pub fn drain(&mut self) -> Result<(), RigError> {
         // Drain: every op completes within the completion bound.
         let bound = self.cycle + 200_000;
-        while self.busy.iter().any(|b| b.is_some_and(|t| t > self.cycle)) {
+        while self.node.any_busy() {
             if self.cycle >= bound {
                 return Err(fail(format!("ops still in flight: {:?}", self.busy)));
             }
@@ -1619,11 +885,7 @@ impl<D: NicPorts> Rig<D> {
         for _ in 0..2 * HOLD {
             self.step()?;
         }
-        self.feed_observer(self.cycle)?;
-        self.obs
-            .finish(self.cycle)
-            .map_err(|e| fail(format!("observer at the end: {e}")))?;
-        Ok(())
+        self.node.finish()
     }
 }
 
@@ -1660,24 +922,6 @@ pub fn both_halves_with(
     rig.client_drain(120_000)?;
     rig.run_reads(0, &[1])?;
     Ok(rig)
-}
-
-/// With `ONERMA_RIG_TRACE` set, every frame the RTL NIC receives and sends, one line each
-/// (debugging a divergence the observer reports).
-fn trace(cycle: u64, dir: &str, f: &[u8]) {
-    if std::env::var_os("ONERMA_RIG_TRACE").is_none() {
-        return;
-    }
-    match f.get(..64).map(Hdr::from_bytes) {
-        Some(Ok(h)) => eprintln!(
-            "{cycle:>8} {dir} {} src {:#x} counter {:#x} status {:?}",
-            onerma_model::hdr_text(&h),
-            h.src_nic,
-            h.counter,
-            h.status
-        ),
-        _ => eprintln!("{cycle:>8} {dir} {} bytes, no header", f.len()),
-    }
 }
 
 /// The fabric of the mixed-mode runs. `faults`: jitter, 2 % drops, 5 % reordering, and either
