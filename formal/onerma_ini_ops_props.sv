@@ -406,7 +406,9 @@ module onerma_ini_ops_props #(
       assert (owed_q);
       assert (!any_fly);
       assert (refund_valid_o == disp_q);
-      if (refund_valid_o) assert (refund_lines_o == 7'((len_q + 16'd63) >> 6));
+      // A READ refunds its ceil(length / 64) lines; a WRITE / REKEY reserved none (protocol §2.3).
+      if (refund_valid_o) assert (refund_lines_o == ((op_q == 8'(OpTypeRead)) ?
+                                                     7'((len_q + 16'd63) >> 6) : 7'd0));
     end
     if (refund_valid_o) assert (onerma_ini_ops.rec_load);
     if (rec_s) begin

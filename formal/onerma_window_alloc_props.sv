@@ -74,8 +74,8 @@ module onerma_window_alloc_props #(
   // withdraws it when its op expires): no stream rule is assumed on it.
 
   always_comb if (rst_ni) begin
-    if (rsv_valid_i) assume (rsv_lines_i != '0 && 32'(rsv_lines_i) <= MaxOpLines);
-    if (refund_valid_i) assume (refund_lines_i != '0 && 32'(refund_lines_i) <= MaxOpLines);
+    if (rsv_valid_i) assume (32'(rsv_lines_i) <= MaxOpLines);
+    if (refund_valid_i) assume (32'(refund_lines_i) <= MaxOpLines);
     // Bound lines never exceed the reservations; a line released this cycle counts as free.
     assume (held_cnt + W'(take_valid_i) + (refund_valid_i ? W'(refund_lines_i) : '0)
             <= rsv_total_q + W'(rel_valid_i));

@@ -17,6 +17,8 @@ pub mod later;
 pub mod nic_node;
 #[cfg(feature = "nic")]
 pub mod nic_rig;
+#[cfg(feature = "nic")]
+pub mod nic_sys;
 pub mod stream;
 
 pub use stream::{RuleMonitor, Sink, Source, StreamError, Throttle};

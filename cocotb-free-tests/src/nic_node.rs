@@ -176,7 +176,13 @@ impl<D: NicPorts> Node<D> {
     /// A fresh top `D` as fabric NIC `idx` with registers (and the observer's view of them) from
     /// `cfg`; host memory from `mem_cfg` with the top's bus width and at least its size; the
     /// transmit port ready with chance `p_tx_ready` per cycle.
-    pub fn new(idx: usize, seed: u64, mut mem_cfg: MemConfig, p_tx_ready: f64, cfg: NicConfig) -> Self {
+    pub fn new(
+        idx: usize,
+        seed: u64,
+        mut mem_cfg: MemConfig,
+        p_tx_ready: f64,
+        cfg: NicConfig,
+    ) -> Self {
         let top = D::TOP;
         mem_cfg.bus_bytes = top.bus;
         mem_cfg.size = mem_cfg.size.max(top.mem_size);
@@ -646,7 +652,6 @@ impl<D: NicPorts> Node<D> {
         (mo, so, lo)
     }
 
-
     /// One clock cycle of the RTL NIC and its buses: frames it finished sending are left in
     /// [`Node::outbox`]. The owner then runs the fabric to [`Node::cycle`], hands the node what
     /// arrived ([`Node::deliver`]) and calls [`Node::observe`].
@@ -675,7 +680,11 @@ impl<D: NicPorts> Node<D> {
             if d.resp != Resp::Okay {
                 return Err(fail(format!("register write {:?}: {:?}", d.op, d.resp)));
             }
-            while self.lite_then.front().is_some_and(|(i, _)| *i == self.lite_seen) {
+            while self
+                .lite_then
+                .front()
+                .is_some_and(|(i, _)| *i == self.lite_seen)
+            {
                 if let Some((_, e)) = self.lite_then.pop_front() {
                     self.ev.push(cyc, e);
                 }
@@ -898,17 +907,22 @@ impl<D: NicPorts> Node<D> {
             let r = match e {
                 ObsEv::Cmd { slot, bytes, ok } => self.obs.cmd_write(c, slot, 0, &bytes, ok),
                 ObsEv::Receive(f) => {
-                    trace(c, "in ", &f);
+                    trace(self.idx, c, "in ", &f);
                     self.obs.receive(c, &f).map(|_| ())
                 }
                 ObsEv::Frame(f) => {
-                    trace(c, "out", &f);
+                    trace(self.idx, c, "out", &f);
                     self.obs.seen(c, Seen::Frame(&f))
                 }
                 ObsEv::Write { addr, data } => {
                     self.obs.seen(c, Seen::HostWrite { addr, data: &data })
                 }
-                ObsEv::Read { addr, len } => self.obs.seen(c, Seen::HostRead { addr, len }),
+                ObsEv::Read { addr, len } => {
+                    if std::env::var_os("ONERMA_RIG_TRACE").is_some() {
+                        eprintln!("{c:>8} nic {} host read {addr:#x}+{len}", self.idx);
+                    }
+                    self.obs.seen(c, Seen::HostRead { addr, len })
+                }
                 ObsEv::Software { addr, data } => {
                     self.obs.software_write(addr, &data);
                     Ok(())
@@ -925,7 +939,6 @@ impl<D: NicPorts> Node<D> {
         }
         Ok(())
     }
-
 }
 
 fn resp(bits: u64) -> Resp {
@@ -936,20 +949,20 @@ fn resp(bits: u64) -> Resp {
     }
 }
 
-/// With `ONERMA_RIG_TRACE` set, every frame the RTL NIC receives and sends, one line each
+/// With `ONERMA_RIG_TRACE` set, every frame RTL NIC `nic` receives and sends, one line each
 /// (debugging a divergence the observer reports).
-fn trace(cycle: u64, dir: &str, f: &[u8]) {
+fn trace(nic: usize, cycle: u64, dir: &str, f: &[u8]) {
     if std::env::var_os("ONERMA_RIG_TRACE").is_none() {
         return;
     }
     match f.get(..64).map(Hdr::from_bytes) {
         Some(Ok(h)) => eprintln!(
-            "{cycle:>8} {dir} {} src {:#x} counter {:#x} status {:?}",
+            "{cycle:>8} nic {nic} {dir} {} src {:#x} counter {:#x} status {:?}",
             onerma_model::hdr_text(&h),
             h.src_nic,
             h.counter,
             h.status
         ),
-        _ => eprintln!("{cycle:>8} {dir} {} bytes, no header", f.len()),
+        _ => eprintln!("{cycle:>8} nic {nic} {dir} {} bytes, no header", f.len()),
     }
 }

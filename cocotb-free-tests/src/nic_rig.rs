@@ -245,7 +245,6 @@ with_nic_ports!(nic_ports_impl!(onerma_rtl::nic::Model, WORDS, SMALL,));
 #[cfg(feature = "nic-bench")]
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic_default::Model, 16, DEFAULT,));
 
-
 /// The small RTL NIC's configuration as the model sees it ([`rtl_config_for`] of [`SMALL`]).
 pub fn rtl_config() -> NicConfig {
     rtl_config_for(&SMALL)
@@ -359,7 +358,6 @@ impl<D: NicPorts> DerefMut for Rig<D> {
         &mut self.node
     }
 }
-
 
 /// An op the model client (NIC 1) issued to the RTL NIC.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -793,8 +791,17 @@ impl<D: NicPorts> Rig<D> {
         cq_region: u16,
     ) {
         let kr = self.server_keys[usize::from(region)];
-        self.node
-            .submit_to(op, slot, SERVER_ADDR, region, &kr, offset, len, cos, cq_region);
+        self.node.submit_to(
+            op,
+            slot,
+            SERVER_ADDR,
+            region,
+            &kr,
+            offset,
+            len,
+            cos,
+            cq_region,
+        );
     }
 
     /// One clock cycle of everything: the RTL NIC's ports, then the model side up to this
@@ -812,8 +819,10 @@ impl<D: NicPorts> Rig<D> {
         }
         for c in std::mem::take(&mut self.node.records) {
             if c.status == Status::Ok
-                && let Some((region, key)) =
-                    self.rekeys.get_mut(usize::from(c.slot)).and_then(Option::take)
+                && let Some((region, key)) = self
+                    .rekeys
+                    .get_mut(usize::from(c.slot))
+                    .and_then(Option::take)
             {
                 self.server_keys[usize::from(region)] = key;
                 self.node.stats.rekeys += 1;
@@ -851,7 +860,8 @@ impl<D: NicPorts> Rig<D> {
                     // The new key is the slot's source bytes; later commands use it once
                     // the REKEY completed OK (commands in between fail authentication).
                     let key: Key = self.rng.random();
-                    self.node.load_source(self.node.top.data_base + u64::from(s) * 8192, &key);
+                    self.node
+                        .load_source(self.node.top.data_base + u64::from(s) * 8192, &key);
                     self.rekeys[usize::from(s)] = Some((region, key));
                     self.submit(OpType::Rekey, s, region, 0, 16, cos);
                     continue;
@@ -860,7 +870,8 @@ impl<D: NicPorts> Rig<D> {
                 let offset = self.rng.random_range(0..=SERVED_SIZE - u64::from(len));
                 if pick < self.p_rekey + self.p_write {
                     let data: Vec<u8> = (0..len).map(|_| self.rng.random()).collect();
-                    self.node.load_source(self.node.top.data_base + u64::from(s) * 8192, &data);
+                    self.node
+                        .load_source(self.node.top.data_base + u64::from(s) * 8192, &data);
                     self.rekeys[usize::from(s)] = None;
                     self.submit(OpType::Write, s, region, offset, len, cos);
                 } else {

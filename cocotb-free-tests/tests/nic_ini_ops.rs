@@ -947,7 +947,14 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                     cq_gen: a.cq_gen,
                 };
                 prop_assert_eq!(r, &want, "record");
-                let lines = o.t_disp.map(|_| u32::from(a.cmd.length.div_ceil(64)));
+                // A READ refunds its lines; a WRITE / REKEY reserved none (protocol §2.3).
+                let lines = o.t_disp.map(|_| {
+                    if a.cmd.op_type == OpType::Read as u8 {
+                        u32::from(a.cmd.length.div_ceil(64))
+                    } else {
+                        0
+                    }
+                });
                 prop_assert_eq!(refund_prev, lines, "refund with the record's pick");
                 st.records += 1;
                 match o.status {
@@ -1128,9 +1135,14 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                 set_end(s, 1, Status::Ok);
             }
         }
+        // A frame accepted in time still in an engine holds the timer off (§6.1: judged at its
+        // last beat).
         if let Some(s) = d.to
             && pre[s].ph == Ph::Service
             && !pre[s].armwait
+            && !pre[s].rep_pend
+            && !pre[s].ctl_pend
+            && !pre[s].cs.contains(&Cs::Pending)
         {
             set_end(s, 4, Status::Timeout);
         }

@@ -631,6 +631,9 @@ module onerma_ini_ops #(
   // Completion records: a slot in ENDING with nothing in flight, round-robin.
   // ---------------------------------------------------------------------------------------
   logic [NumSlots-1:0]  inflight, rec_req;
+  // A frame of the op accepted at its header (`t_rx < deadline`) is still in an engine: the
+  // protocol judges it at its last beat (§6.1), so the op timer waits for its tag result.
+  logic [NumSlots-1:0]  tag_wait;
   logic                 rec_pick_valid, rec_load;
   logic [SlotWidth-1:0] rec_pick, rec_ptr_q;
   logic                 rec_q_valid;
@@ -644,6 +647,10 @@ module onerma_ini_ops #(
         if (cst_q[s][c] inside {CsPending, CsDropping, CsReading, CsWriting}) inflight[s] = 1'b1;
       end
       rec_req[s] = (phase_q[s] == PhEnding) && !inflight[s];
+      tag_wait[s] = rep_pend_q[s] || ctl_pend_q[s];
+      for (int unsigned c = 0; c < 4; c++) begin
+        if (cst_q[s][c] == CsPending) tag_wait[s] = 1'b1;
+      end
     end
   end
 
@@ -688,7 +695,8 @@ module onerma_ini_ops #(
   logic [15:0] rf_len;
   assign rf_len         = echo_mem[rec_pick].length;
   assign refund_valid_o = rec_load && disp_q[rec_pick];
-  assign refund_lines_o = 7'((rf_len + 16'd63) >> 6);
+  // A READ's lines; a WRITE / REKEY reserved none at dispatch (protocol §2.3).
+  assign refund_lines_o = isrd_q[rec_pick] ? 7'((rf_len + 16'd63) >> 6) : 7'd0;
 
   assign free_o      = recd_valid_i;
   assign free_slot_o = recd_slot_i;
@@ -845,9 +853,11 @@ module onerma_ini_ops #(
         end_now = 1'b1;
         end_st  = StatusOk;
       end
-      // The op timer, ignored while a re-arm is being computed (the new deadline is later).
+      // The op timer, ignored while a re-arm is being computed (the new deadline is later) and
+      // while a frame accepted in time awaits its tag result (`tag_wait`: at most the receive
+      // crypto latency, and no frame is accepted from the deadline on).
       if (to_valid_i && to_slot_i == s && phase_q[si] == PhService && !armwait_q[si] &&
-          !end_now) begin
+          !tag_wait[si] && !end_now) begin
         end_now = 1'b1;
         end_st  = StatusTimeout;
       end

@@ -434,10 +434,15 @@ module onerma_nic #(
     end
   end
 
-  // The reservation of each slot's op, ceil(length / 64) lines, for the dispatch stage.
+  // The reservation of each slot's op for the dispatch stage: a READ's ceil(length / 64) lines;
+  // none for a WRITE or REKEY, whose WR_DATA streams from host memory into the sealer and whose
+  // lines, held from dispatch, would let NICs writing to each other deadlock (protocol §2.3).
   logic [LinesW-1:0] lines_mem [NumSlots];
   always_ff @(posedge clk_i) begin
-    if (acc_valid) lines_mem[acc_slot] <= LinesW'((17'(acc_cmd.length) + 17'd63) >> 6);
+    if (acc_valid) begin
+      lines_mem[acc_slot] <= (acc_cmd.op_type == 8'(OpTypeRead)) ?
+                             LinesW'((17'(acc_cmd.length) + 17'd63) >> 6) : '0;
+    end
   end
 
   // ---------------------------------------------------------------------------------------

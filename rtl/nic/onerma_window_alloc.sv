@@ -35,7 +35,7 @@ module onerma_window_alloc #(
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  /// Reserve `rsv_lines_i` (1..MaxOpLines) lines; granted in a cycle where `rsv_ready_o` (at
+  /// Reserve `rsv_lines_i` (0..MaxOpLines; 0 for a WRITE / REKEY initiator) lines; granted in a cycle where `rsv_ready_o` (at
   /// least `AdmitLines` unreserved, from a flop). A request, not a stream: it may be withdrawn.
   input  logic                  rsv_valid_i,
   output logic                  rsv_ready_o,

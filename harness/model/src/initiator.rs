@@ -498,8 +498,16 @@ impl Nic {
                 .ini
                 .live_op(slot, inst)
                 .ok_or_else(|| ModelError::Internal(format!("queued slot {slot} has no op")))?;
-            (self.op_hdr(slot, o), o.kd.clone(), u32::from(o.cmd.length))
+            let read = o.cmd.op_type == OpType::Read as u8;
+            (
+                self.op_hdr(slot, o),
+                o.kd.clone(),
+                if read { u32::from(o.cmd.length) } else { 0 },
+            )
         };
+        // A READ holds the lines its response lands in; a WRITE or REKEY holds none (its WR_DATA
+        // streams from host memory into the sealer), so NICs writing to each other cannot
+        // deadlock on their windows (§2.3).
         self.sh
             .window
             .alloc(Owner::Op(slot, inst), lines_for(len))?;

@@ -1,0 +1,140 @@
+//! Many RTL NICs on one fabric (issue 17): N Verilated `onerma_nic` tops (small configuration)
+//! on the golden model's fabric, each initiating READ / WRITE / REKEY to the others and serving
+//! theirs. Every node's observer checks every frame it sends, every host access and every
+//! completion record; the rig checks end to end that a READ completed OK landed the target's
+//! bytes, a WRITE completed OK left its data in the target's memory, and a REKEY completed OK
+//! put its key in force (`nic_sys`).
+
+use onerma_layouts::{OpType, Status};
+use onerma_rtl_tests::nic_rig::{Dut, RigError, fabric, memory};
+use onerma_rtl_tests::nic_sys::{Mix, MultiRig, run_system};
+use proptest::prelude::*;
+
+fn tc(e: RigError) -> TestCaseError {
+    TestCaseError::fail(e.to_string())
+}
+
+fn count(r: &MultiRig, op: OpType, st: Status) -> u64 {
+    r.done
+        .iter()
+        .filter(|(o, s)| o.op == op && *s == st)
+        .count() as u64
+}
+
+/// A load the small NICs (one iterative GCM engine each, serving and initiating) clear without
+/// timeouts (`ONERMA_P` overrides the submission chance, for exploring).
+fn light() -> Mix {
+    let p = std::env::var("ONERMA_P")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.0005);
+    Mix {
+        p_submit: p,
+        sizes: vec![1, 64, 512, 1024],
+        ..Mix::default()
+    }
+}
+
+/// Two NICs on a clean fabric: every op of every kind completes OK.
+#[test]
+fn two_nics_clean() -> Result<(), TestCaseError> {
+    let r = run_system(2, 3, false, light(), 30_000).map_err(tc)?;
+    let ok = r.done.iter().filter(|(_, s)| *s == Status::Ok).count();
+    println!("{:?} {:?}", r.by_status(), r.stats);
+    for (o, s) in &r.done {
+        if *s != Status::Ok {
+            println!("{s:?} {o:?}");
+        }
+    }
+    prop_assert_eq!(ok, r.done.len(), "{:?}", r.by_status());
+    for op in [OpType::Read, OpType::Write] {
+        prop_assert!(
+            count(&r, op, Status::Ok) > 0,
+            "no {op:?} OK: {:?}",
+            r.by_status()
+        );
+    }
+    Ok(())
+}
+
+/// REKEYs in force: with a REKEY share of 20 %, each completed REKEY's key is the one later ops
+/// use, and they authenticate (no AUTH_FAIL on a clean fabric).
+#[test]
+fn rekeys_between_rtl_nics() -> Result<(), TestCaseError> {
+    let mut r = MultiRig::<Dut>::new(3, 11, fabric(11, false, false), memory(11, 4, 1.0), 1.0)
+        .map_err(tc)?;
+    r.mix = Mix {
+        p_rekey: 0.2,
+        ..light()
+    };
+    r.setup().map_err(tc)?;
+    r.load(30_000).map_err(tc)?;
+    r.drain(200_000).map_err(tc)?;
+    println!("{:?} {:?}", r.by_status(), r.stats);
+    prop_assert!(
+        count(&r, OpType::Rekey, Status::Ok) >= 2,
+        "{:?}",
+        r.by_status()
+    );
+    prop_assert_eq!(
+        count(&r, OpType::Read, Status::RemoteAuthenticationFailure),
+        0,
+        "{:?}",
+        r.by_status()
+    );
+    prop_assert!(
+        r.done.iter().all(|(_, s)| *s == Status::Ok),
+        "{:?}",
+        r.by_status()
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 3,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
+
+    /// Four NICs over a faulty fabric (jitter, drops, reordering, duplicates) with host memory
+    /// back-pressure: everything checked, every op completes within the bound.
+    #[test]
+    fn four_nics_over_a_faulty_fabric(seed in 1u64..1_000_000) {
+        let r = run_system(4, seed, true, Mix::default(), 30_000).map_err(tc)?;
+        println!("seed {seed}: {:?} {:?}", r.by_status(), r.stats);
+        prop_assert!(count(&r, OpType::Read, Status::Ok) > 0, "{:?}", r.by_status());
+        prop_assert!(count(&r, OpType::Write, Status::Ok) > 0, "{:?}", r.by_status());
+    }
+}
+
+/// One seed of the four-NIC run, from `ONERMA_SEED` (debugging a failing case with the rig's
+/// `ONERMA_RIG_TRACE` / `ONERMA_RIG_VCD`).
+#[test]
+#[ignore = "debugging aid: runs the seed in ONERMA_SEED"]
+fn one_seed() -> Result<(), TestCaseError> {
+    let seed = std::env::var("ONERMA_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let r = run_system(4, seed, true, Mix::default(), 30_000);
+    if let Err(e) = &r {
+        println!("{e}");
+    }
+    let r = r.map_err(tc)?;
+    println!("{:?} {:?}", r.by_status(), r.stats);
+    Ok(())
+}
+
+/// Open (docs/verification.md, "Open divergences"): seed 586286 of the four-NIC run ends in NIC
+/// 2's observer rejecting a served READ's second-chunk host read (`0x85000 + 1024`, read ahead 5
+/// cycles after the first chunk's, which ends on a 4 KB page boundary). Not yet diagnosed as the
+/// observer's or the RTL's; kept as a named case, not in the replayed regressions, until it is.
+#[test]
+#[ignore = "open divergence, see docs/verification.md"]
+fn open_divergence_seed_586286() -> Result<(), TestCaseError> {
+    run_system(4, 586_286, true, Mix::default(), 30_000).map_err(tc)?;
+    Ok(())
+}
