@@ -64,6 +64,15 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         "nic_sim_cycles_per_s",
         crate::nic_bench::sim_cycles_per_s_on::<crate::nic_bench::Small>,
     ),
+    (
+        "sim_cycles_per_s_per_nic_2nic",
+        crate::nic_bench::sim_cycles_per_s_per_nic_2nic,
+    ),
+    (
+        "sim_cycles_per_s_per_nic_8nic",
+        crate::nic_bench::sim_cycles_per_s_per_nic_8nic,
+    ),
+    ("soak_ops_per_s", crate::nic_bench::soak_ops_per_s),
     // The default NIC top (feature `nic-bench`: builds `nic_default`, minutes of Verilator).
     #[cfg(feature = "nic-bench")]
     (
