@@ -160,6 +160,10 @@ pub struct Node<D: NicPorts = Dut> {
     served_ranges: Vec<(u64, u64)>,
     /// The end of the served chunk being read.
     served_chunk_end: Option<u64>,
+    /// Where the last burst inside the open chunk ended: a burst starting there continues that
+    /// chunk (a chunk crossing a 4 KB page is read as two bursts), even if another READ's chunk
+    /// starts at the same address.
+    served_next: Option<u64>,
     /// With [`Node::log_frames`] set: every frame the RTL NIC received (`false`) or sent (`true`)
     /// as (cycle of its last beat, sent, header).
     pub frame_log: Vec<(u64, bool, Hdr)>,
@@ -229,6 +233,7 @@ impl<D: NicPorts> Node<D> {
             rtl_served: Vec::new(),
             served_ranges: Vec::new(),
             served_chunk_end: None,
+            served_next: None,
             frame_log: Vec::new(),
             log_frames: false,
             outbox: Vec::new(),
@@ -759,10 +764,17 @@ impl<D: NicPorts> Node<D> {
                 .filter(|&&(s, e)| (s..e).contains(&a.addr) && (a.addr - s).is_multiple_of(1024))
                 .map(|&(_, e)| e)
                 .collect();
-            if let Some(e) = starts.iter().find(|&&e| fits(e)).or(starts.first()) {
+            let continues = self.served_next == Some(a.addr)
+                && self.served_chunk_end.is_some_and(|e| a.addr < e);
+            if !continues && let Some(e) = starts.iter().find(|&&e| fits(e)).or(starts.first()) {
                 self.served_chunk_end = Some((*e).min(a.addr + 1024));
             }
+            self.served_next = None;
             if let Some(end) = self.served_chunk_end.filter(|&e| a.addr < e) {
+                let burst_end = (a.addr & !(bus - 1)) + a.beats() as u64 * bus;
+                if burst_end < end {
+                    self.served_next = Some(burst_end);
+                }
                 len = len.min(end - a.addr);
             }
             self.ev.push(cyc, ObsEv::Read { addr: a.addr, len });

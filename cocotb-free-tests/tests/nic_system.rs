@@ -128,13 +128,12 @@ fn one_seed() -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Open (docs/verification.md, "Open divergences"): seed 586286 of the four-NIC run ends in NIC
-/// 2's observer rejecting a served READ's second-chunk host read (`0x85000 + 1024`, read ahead 5
-/// cycles after the first chunk's, which ends on a 4 KB page boundary). Not yet diagnosed as the
-/// observer's or the RTL's; kept as a named case, not in the replayed regressions, until it is.
+/// Seed 586286 of the four-NIC run (docs/verification.md): a served READ's chunk that crosses a
+/// 4 KB page is read as two bursts, and the second starts where another queued READ's chunk
+/// starts; the rig once trimmed that burst to the other READ's chunk, and its extra bytes took
+/// the grant of the other READ's read, which the observer then rejected.
 #[test]
-#[ignore = "open divergence, see docs/verification.md"]
-fn open_divergence_seed_586286() -> Result<(), TestCaseError> {
+fn page_crossing_chunk_beside_another_read() -> Result<(), TestCaseError> {
     run_system(4, 586_286, true, Mix::default(), 30_000).map_err(tc)?;
     Ok(())
 }
