@@ -507,13 +507,15 @@ module onerma_nic #(
   logic [LineW-1:0] rel_line;
 
   // The window is shared by the initiator's dispatch and the write contexts. Reservations: one
-  // grant per cycle; the dispatch wins a tie unless the contexts lost the last one (then they
-  // win), so neither starves, and the pick never looks at the contexts' valid (their queue
-  // offers a head only to a ready server: no combinational loop). Refunds: the op table's go
+  // grant per cycle; the dispatch wins a tie unless the contexts lost the last one (a WRITE head
+  // waited with a context free while the window admitted the dispatch: then they win), so
+  // neither starves, and the pick never looks at the contexts' valid (their queue offers a head
+  // only to a ready server: no combinational loop). Refunds: the op table's go
   // straight in; a context's joins a backlog drained, at most 64 lines a cycle, in cycles
   // without one (credit returned late is only conservative).
   localparam int unsigned BackW = $clog2(NumWriteCtx * 64 + 1);
   logic              a_rsv_valid, a_rsv_ready, rsv_pick_ctx, rsv_ctx_turn_q;
+  logic              q_wr_head, c_free;
   logic [LinesW-1:0] a_rsv_lines;
   logic              c_rsv_valid, c_rsv_ready, c_refund_valid;
   logic [6:0]        c_rsv_lines, c_refund_lines;
@@ -538,7 +540,10 @@ module onerma_nic #(
       rsv_ctx_turn_q <= 1'b0;
       rf_back_q      <= '0;
     end else begin
-      if (!c_rsv_valid || c_rsv_ready) rsv_ctx_turn_q <= 1'b0;
+      // The contexts' queue offers its head only when they can take it (valid follows ready),
+      // so "the contexts lost" is judged on a head waiting with a context free, not on their
+      // valid: otherwise a busy dispatch takes every admission and served WRITEs starve.
+      if (!(q_wr_head && c_free) || c_rsv_ready) rsv_ctx_turn_q <= 1'b0;
       else if (a_rsv_ready) rsv_ctx_turn_q <= 1'b1;
       rf_back_q <= rf_back_q + (c_refund_valid ? BackW'(c_refund_lines) : '0) - BackW'(rf_drain);
     end
@@ -1627,6 +1632,7 @@ module onerma_nic #(
     .wr_ready_i  (q_wr_ready),
     .wr_entry_o  (q_wr_entry),
     .wr_time_o   (q_wr_time),
+    .wr_head_o   (q_wr_head),
     .drop_age_o  (q_drop_age)
   );
 
@@ -1704,6 +1710,7 @@ module onerma_nic #(
     .rsv_valid_o     (c_rsv_valid),
     .rsv_ready_i     (c_rsv_ready),
     .rsv_lines_o     (c_rsv_lines),
+    .free_o          (c_free),
     .refund_valid_o  (c_refund_valid),
     .refund_lines_o  (c_refund_lines),
     .sj_valid_o      (cj_valid),

@@ -48,6 +48,8 @@ module onerma_rsp_ctx #(
   output logic                 rsv_valid_o,
   input  logic                 rsv_ready_i,
   output logic [6:0]           rsv_lines_o,
+  /// A context is free (a head could be served now, given the reservation).
+  output logic                 free_o,
   output logic                 refund_valid_o,
   output logic [6:0]           refund_lines_o,
 
@@ -219,6 +221,7 @@ module onerma_rsp_ctx #(
   end
 
   assign rsv_valid_o = srv_valid_i && have_free;
+  assign free_o      = have_free;
   assign rsv_lines_o = 7'((srv_hdr_i.length + 16'd63) >> 6);
   assign srv_ready_o = have_free && rsv_ready_i;
   assign srv_fire    = srv_valid_i && srv_ready_o;

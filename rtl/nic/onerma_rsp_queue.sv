@@ -70,6 +70,9 @@ module onerma_rsp_queue #(
   input  logic                 wr_ready_i,
   output entry_t               wr_entry_o,
   output logic [TimeWidth-1:0] wr_time_o,
+  /// An entry is at the WRITE/REKEY FIFO's head, offered or not (with HoldOffer = 0 the offer
+  /// waits for ready, so the consumer's arbitration needs to know a head waits).
+  output logic                 wr_head_o,
   /// One pulse per head discarded for age (bit 0 READ FIFO, bit 1 WRITE FIFO).
   output logic [1:0]           drop_age_o
 );
@@ -152,6 +155,7 @@ module onerma_rsp_queue #(
   assign wr_valid_o = give[1];
   assign wr_entry_o = f_out[1].entry;
   assign wr_time_o  = f_out[1].t;
+  assign wr_head_o  = f_out_valid[1];
   assign drop_age_o = drop;
 
   always_comb begin
