@@ -80,31 +80,45 @@ pub fn run(a: &Args) -> Result<(), CliError> {
 /// The RTL system: `n` Verilated `onerma_nic` tops (small configuration) on the model's fabric
 /// with light faults, each initiating READs, WRITEs and REKEYs to the others and serving theirs;
 /// every frame, host access and completion record of every NIC checked by its own model
-/// observer, and every completed op end to end by the rig (`nic_sys`).
+/// observer, and every completed op end to end by the rig (`nic_sys`). The scenario is
+/// `scenarios/demo-4nic.json`'s, with `n`, `seed` and `cycles` from the command line.
 fn system_run(seed: u64, n: usize, cycles: u64) -> Result<(), CliError> {
-    use onerma_rtl_tests::nic_rig::{Dut, fabric, memory};
-    use onerma_rtl_tests::nic_sys::{Mix, MultiRig};
+    use crate::run::{
+        FabricSpec, HostSpec, MixSpec, Scenario, print_outcome, rtl_outcome, rtl_system,
+    };
     use std::io::Write;
     let fail =
         |e: onerma_rtl_tests::nic_rig::RigError| CliError::CheckFailed(format!("RTL system: {e}"));
-    let mut fab = fabric(seed, true, false);
-    // Light faults: 0.5 % drops and duplicates, 2 % reordering, jitter.
-    fab.drop = 0.005;
-    fab.duplicate = 0.005;
-    fab.reorder = 0.02;
-    let mut r = MultiRig::<Dut>::new(n, seed, fab, memory(seed, 6, 0.9), 0.95).map_err(fail)?;
-    r.mix = Mix {
-        p_submit: 0.0006,
-        p_rekey: 0.03,
-        ..Mix::default()
+    let sc = Scenario {
+        description: String::new(),
+        nics: n,
+        seed,
+        cycles,
+        drain_bound: 400_000,
+        fabric: FabricSpec {
+            latency: 40,
+            jitter_mean: 10.0,
+            drop: 0.005,
+            duplicate: 0.005,
+            reorder: 0.02,
+        },
+        host: HostSpec {
+            latency: 6,
+            p_ready: 0.9,
+        },
+        mix: MixSpec {
+            p_submit: 0.0006,
+            p_rekey: 0.03,
+            ..MixSpec::default()
+        },
     };
-    let t = std::time::Instant::now();
     println!(
         "\nRTL system: {n} x onerma_nic (small: 8 slots, 128-bit datapath, 1 iterative GCM engine) \
          on the model fabric (drops, duplicates, reordering, jitter), {cycles} cycles of READ / \
          WRITE / REKEY, then drained"
     );
-    r.setup().map_err(fail)?;
+    let t = std::time::Instant::now();
+    let mut r = rtl_system(&sc).map_err(fail)?;
     let step = (cycles / 40).max(1);
     let end = r.cycle() + cycles;
     let mut shown = 0;
@@ -118,63 +132,16 @@ fn system_run(seed: u64, n: usize, cycles: u64) -> Result<(), CliError> {
         }
     }
     eprintln!();
-    r.drain(400_000).map_err(fail)?;
-    let secs = t.elapsed().as_secs_f64();
-    let total = r.cycle();
+    r.drain(sc.drain_bound).map_err(fail)?;
+    let o = rtl_outcome(&r, t.elapsed().as_secs_f64());
+    print_outcome(&o);
     println!(
-        "{total} cycles x {n} NICs in {secs:.1} s ({:.0} cycles/s per NIC)",
-        total as f64 / secs.max(1e-9)
-    );
-    println!("{:<8} {:<28} {:>6}", "op", "status", "count");
-    for ((op, st), k) in r.by_status() {
-        println!("{op:<8} {st:<28} {k:>6}");
-    }
-    let period_ps = f64::from(r.nodes[0].cfg.clk_period_ps);
-    let mut lat: Vec<u64> = r
-        .done
-        .iter()
-        .filter(|(_, s)| *s == Status::Ok)
-        .map(|(o, _)| o.t_done - o.t_sub)
-        .collect();
-    lat.sort_unstable();
-    let pct = |p: f64| {
-        lat.get(((lat.len() as f64 - 1.0) * p).round() as usize)
-            .copied()
-            .unwrap_or(0)
-    };
-    let us = |c: u64| c as f64 * period_ps / 1e6;
-    println!(
-        "goodput: {} bytes of OK READs and WRITEs in {total} cycles ({:.3} B/cycle for the system)",
-        r.stats.ok_bytes,
-        r.stats.ok_bytes as f64 / total.max(1) as f64
-    );
-    println!(
-        "latency of OK ops, submission to record (cycles / us at {:.0} MHz): p50 {} / {:.2}, p90 {} / {:.2}, p99 {} / {:.2}, max {} / {:.2}",
-        1e6 / period_ps,
-        pct(0.5),
-        us(pct(0.5)),
-        pct(0.9),
-        us(pct(0.9)),
-        pct(0.99),
-        us(pct(0.99)),
-        pct(1.0),
-        us(pct(1.0))
-    );
-    let (mut frames, mut writes, mut reads, mut records) = (0, 0, 0, 0);
-    for node in &r.nodes {
-        let os = node.obs.stats();
-        frames += os.frames;
-        writes += os.host_writes;
-        reads += os.host_reads;
-        records += os.records;
-    }
-    println!(
-        "checked by {n} model observers: {frames} frames, {writes} host writes, {reads} host reads, \
-         {records} completion records; end to end by the rig: every OK READ's bytes, every OK \
-         WRITE's bytes ({} raced, left to the observers), every OK REKEY's key; divergences: 0",
+        "({:.0} cycles/s per NIC; end to end the rig checked every OK READ's bytes, every OK \
+         WRITE's bytes ({} raced, left to the observers) and every OK REKEY's key)",
+        o.cycles as f64 / o.wall_seconds.max(1e-9),
         r.stats.raced_writes
     );
-    let ok = |op: OpType| r.done.iter().any(|(o, s)| o.op == op && *s == Status::Ok);
+    let ok = |op: OpType| r.done.iter().any(|(d, s)| d.op == op && *s == Status::Ok);
     if !ok(OpType::Read) || !ok(OpType::Write) {
         return Err(CliError::CheckFailed(
             "RTL system: no READ or no WRITE completed OK".into(),

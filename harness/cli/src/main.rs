@@ -6,6 +6,7 @@ mod error;
 mod gcm_bench;
 mod gcm_vectors;
 mod nic_bench;
+mod run;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +28,9 @@ enum Cmd {
     Demo(demo::Args),
     /// Run the registered benchmarks.
     Bench(bench::Args),
+    /// Run a scenario file (docs/scenarios.md) on the RTL or the model; non-zero exit on any
+    /// divergence from the model.
+    Run(run::Args),
     /// Run AES-GCM test vectors (Wycheproof aes_gcm_test.json schema) through the RTL engine.
     GcmVectors(gcm_vectors::Args),
 }
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
     let r = match Cli::parse().cmd {
         Cmd::Demo(a) => demo::run(&a),
         Cmd::Bench(a) => bench::run(&a),
+        Cmd::Run(a) => run::run(&a),
         Cmd::GcmVectors(a) => gcm_vectors::run(&a),
     };
     match r {

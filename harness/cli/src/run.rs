@@ -1,0 +1,447 @@
+//! `onerma run SCENARIO.json`: a system of NICs and a workload from a scenario file
+//! (docs/scenarios.md), on the RTL (N Verilated `onerma_nic`, every output checked by the
+//! model's observers) or on the golden model alone. Prints the outcome and the agreement with
+//! the model; exits non-zero on any divergence.
+
+use crate::error::CliError;
+use onerma_layouts::{OpType, Status};
+use onerma_rtl_tests::nic_rig::{Dut, RigError, fabric, memory};
+use onerma_rtl_tests::nic_sys::{Mix, MultiRig};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scenario file (JSON, docs/scenarios.md).
+    scenario: PathBuf,
+    /// `rtl`: N Verilated NICs, each checked by a model observer; `model`: the golden model.
+    #[arg(long, default_value = "rtl")]
+    backend: String,
+    /// Print the outcome as one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A scenario file (docs/scenarios.md). Every field but `nics` has a default.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    /// What the scenario shows (printed).
+    pub description: String,
+    /// NICs on the fabric (2..=8 on the RTL backend).
+    pub nics: usize,
+    pub seed: u64,
+    /// Cycles of workload; every op then drains (at most `drain_bound` more cycles).
+    pub cycles: u64,
+    pub drain_bound: u64,
+    pub fabric: FabricSpec,
+    pub host: HostSpec,
+    pub mix: MixSpec,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Self {
+            description: String::new(),
+            nics: 2,
+            seed: 1,
+            cycles: 30_000,
+            drain_bound: 400_000,
+            fabric: FabricSpec::default(),
+            host: HostSpec::default(),
+            mix: MixSpec::default(),
+        }
+    }
+}
+
+/// The fabric between the NICs (per frame: latency, jitter, faults).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FabricSpec {
+    pub latency: u64,
+    pub jitter_mean: f64,
+    pub drop: f64,
+    pub duplicate: f64,
+    pub reorder: f64,
+}
+
+impl Default for FabricSpec {
+    fn default() -> Self {
+        Self {
+            latency: 40,
+            jitter_mean: 0.0,
+            drop: 0.0,
+            duplicate: 0.0,
+            reorder: 0.0,
+        }
+    }
+}
+
+/// Each NIC's host memory: latency in cycles and the chance per cycle that a channel is ready.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HostSpec {
+    pub latency: u64,
+    pub p_ready: f64,
+}
+
+impl Default for HostSpec {
+    fn default() -> Self {
+        Self {
+            latency: 6,
+            p_ready: 1.0,
+        }
+    }
+}
+
+/// The workload: every NIC's slots in a closed loop, ops to the other NICs' regions.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MixSpec {
+    /// Chance per free slot and cycle of a new op.
+    pub p_submit: f64,
+    /// Shares of WRITEs and REKEYs (the rest READs).
+    pub p_write: f64,
+    pub p_rekey: f64,
+    /// Op sizes in bytes, drawn uniformly (a REKEY is 16).
+    pub sizes: Vec<u16>,
+}
+
+impl Default for MixSpec {
+    fn default() -> Self {
+        let m = Mix::default();
+        Self {
+            p_submit: m.p_submit,
+            p_write: m.p_write,
+            p_rekey: m.p_rekey,
+            sizes: m.sizes,
+        }
+    }
+}
+
+/// The outcome of a run (the `--json` output).
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub backend: String,
+    pub nics: usize,
+    pub cycles: u64,
+    /// Completed ops by `"OP STATUS"`.
+    pub ops: std::collections::BTreeMap<String, u64>,
+    /// Payload bytes of READs and WRITEs that completed OK.
+    pub ok_bytes: u64,
+    /// Submission-to-record latency of OK ops (cycles): p50, p90, p99, max.
+    pub latency: [u64; 4],
+    /// Frames, host writes, host reads and records the observers checked (RTL backend).
+    pub checked: [u64; 4],
+    pub divergences: u64,
+    pub wall_seconds: f64,
+}
+
+fn load(a: &Args) -> Result<Scenario, CliError> {
+    let text = std::fs::read_to_string(&a.scenario)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", a.scenario.display())))?;
+    let sc: Scenario = serde_json::from_str(&text)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", a.scenario.display())))?;
+    let p = |x: f64| (0.0..=1.0).contains(&x);
+    let ok = sc.cycles > 0
+        && sc.cycles <= 10_000_000
+        && !sc.mix.sizes.is_empty()
+        && sc.mix.sizes.iter().all(|&s| (1..=4096).contains(&s))
+        && [
+            sc.fabric.drop,
+            sc.fabric.duplicate,
+            sc.fabric.reorder,
+            sc.host.p_ready,
+            sc.mix.p_submit,
+            sc.mix.p_write,
+            sc.mix.p_rekey,
+        ]
+        .into_iter()
+        .all(p)
+        && sc.host.p_ready > 0.0
+        && sc.mix.p_write + sc.mix.p_rekey <= 1.0
+        && sc.fabric.jitter_mean >= 0.0;
+    if !ok {
+        return Err(CliError::Usage(format!(
+            "{}: a field is out of range (docs/scenarios.md)",
+            a.scenario.display()
+        )));
+    }
+    Ok(sc)
+}
+
+pub fn run(a: &Args) -> Result<(), CliError> {
+    let sc = load(a)?;
+    let out = match a.backend.as_str() {
+        "rtl" => run_rtl(&sc)?,
+        "model" => run_model(&sc)?,
+        b => {
+            return Err(CliError::Usage(format!(
+                "--backend must be rtl or model, got {b}"
+            )));
+        }
+    };
+    if a.json {
+        let s =
+            serde_json::to_string(&out).map_err(|e| CliError::CheckFailed(format!("json: {e}")))?;
+        println!("{s}");
+    } else {
+        if !sc.description.is_empty() {
+            println!("{}", sc.description);
+        }
+        print_outcome(&out);
+    }
+    if out.divergences > 0 {
+        return Err(CliError::CheckFailed(format!(
+            "{} divergence(s) from the model",
+            out.divergences
+        )));
+    }
+    Ok(())
+}
+
+/// The RTL backend's system, ready to load (setup done).
+pub fn rtl_system(sc: &Scenario) -> Result<MultiRig, RigError> {
+    let mut f = fabric(sc.seed, false, false);
+    f.latency = sc.fabric.latency;
+    f.jitter_mean = sc.fabric.jitter_mean;
+    f.drop = sc.fabric.drop;
+    f.duplicate = sc.fabric.duplicate;
+    f.reorder = sc.fabric.reorder;
+    let mut r = MultiRig::<Dut>::new(
+        sc.nics,
+        sc.seed,
+        f,
+        memory(sc.seed, sc.host.latency, sc.host.p_ready),
+        1.0,
+    )?;
+    r.mix = Mix {
+        p_submit: sc.mix.p_submit,
+        p_write: sc.mix.p_write,
+        p_rekey: sc.mix.p_rekey,
+        sizes: sc.mix.sizes.clone(),
+    };
+    r.setup()?;
+    Ok(r)
+}
+
+fn run_rtl(sc: &Scenario) -> Result<Outcome, CliError> {
+    if !(2..=8).contains(&sc.nics) {
+        return Err(CliError::Usage(format!(
+            "the RTL backend runs 2..=8 NICs, the scenario has {}",
+            sc.nics
+        )));
+    }
+    let t = std::time::Instant::now();
+    // A divergence ends the run: it is reported with its cycle, NIC and field.
+    let res = rtl_system(sc).and_then(|mut r| {
+        r.load(sc.cycles)?;
+        r.drain(sc.drain_bound)?;
+        Ok(r)
+    });
+    let r = match res {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("divergence: {e}");
+            return Ok(Outcome {
+                backend: "rtl".into(),
+                nics: sc.nics,
+                cycles: 0,
+                ops: Default::default(),
+                ok_bytes: 0,
+                latency: [0; 4],
+                checked: [0; 4],
+                divergences: 1,
+                wall_seconds: t.elapsed().as_secs_f64(),
+            });
+        }
+    };
+    Ok(rtl_outcome(&r, t.elapsed().as_secs_f64()))
+}
+
+/// The outcome of a finished RTL system run.
+pub fn rtl_outcome(r: &MultiRig, wall_seconds: f64) -> Outcome {
+    let mut lat: Vec<u64> = r
+        .done
+        .iter()
+        .filter(|(_, s)| *s == Status::Ok)
+        .map(|(o, _)| o.t_done - o.t_sub)
+        .collect();
+    lat.sort_unstable();
+    let pct = |p: f64| {
+        lat.get(((lat.len().max(1) - 1) as f64 * p).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    let mut checked = [0u64; 4];
+    for n in &r.nodes {
+        let os = n.obs.stats();
+        checked[0] += os.frames;
+        checked[1] += os.host_writes;
+        checked[2] += os.host_reads;
+        checked[3] += os.records;
+    }
+    Outcome {
+        backend: "rtl".into(),
+        nics: r.nodes.len(),
+        cycles: r.cycle(),
+        ops: r
+            .by_status()
+            .into_iter()
+            .map(|((o, s), k)| (format!("{o} {s}"), k))
+            .collect(),
+        ok_bytes: r.stats.ok_bytes,
+        latency: [pct(0.5), pct(0.9), pct(0.99), pct(1.0)],
+        checked,
+        divergences: 0,
+        wall_seconds,
+    }
+}
+
+fn run_model(sc: &Scenario) -> Result<Outcome, CliError> {
+    use onerma_model::workload::{ClientSpec, RateSpec, Runner, Scenario as ModelScenario};
+    let t = std::time::Instant::now();
+    // Weights in thousandths; the closed loop's think time is the mean wait of a free slot.
+    let w = |p: f64| (p * 1000.0).round() as u32;
+    let mut m = ModelScenario {
+        seed: sc.seed,
+        nics: sc.nics,
+        duration: sc.cycles,
+        clients: vec![ClientSpec {
+            slots: 8,
+            read: w(1.0 - sc.mix.p_write - sc.mix.p_rekey),
+            write: w(sc.mix.p_write),
+            rekey: w(sc.mix.p_rekey),
+            sizes: sc.mix.sizes.clone(),
+            rate: RateSpec::ClosedLoop {
+                think: (1.0 / sc.mix.p_submit.max(1e-9)).min(1e9) as u64,
+            },
+            ..ClientSpec::default()
+        }],
+        ..ModelScenario::default()
+    };
+    m.fabric.seed = sc.seed;
+    m.fabric.latency = sc.fabric.latency;
+    m.fabric.jitter_mean = sc.fabric.jitter_mean;
+    m.fabric.drop = sc.fabric.drop;
+    m.fabric.duplicate = sc.fabric.duplicate;
+    m.fabric.reorder = sc.fabric.reorder;
+    let mut r = Runner::new(&m).map_err(|e| CliError::CheckFailed(format!("model: {e}")))?;
+    let st = r.run().clone();
+    let errors = r.system.errors.len() as u64;
+    for (c, nic, e) in &r.system.errors {
+        eprintln!("model error: NIC {nic} at cycle {c}: {e}");
+    }
+    Ok(Outcome {
+        backend: "model".into(),
+        nics: sc.nics,
+        cycles: st.sim_cycles,
+        ops: st.by_status.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        ok_bytes: st.bytes_read_ok + st.bytes_written_ok,
+        latency: [0, 0, 0, st.max_total_delay],
+        checked: [0; 4],
+        divergences: errors + st.divergences.len() as u64,
+        wall_seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// The outcome as a table (the demo prints the same).
+pub fn print_outcome(o: &Outcome) {
+    println!(
+        "{} backend: {} NICs, {} cycles, {:.1} s",
+        o.backend, o.nics, o.cycles, o.wall_seconds
+    );
+    println!("{:<36} {:>8}", "op and status", "count");
+    for (k, n) in &o.ops {
+        println!("{k:<36} {n:>8}");
+    }
+    println!(
+        "goodput: {} bytes of OK READs and WRITEs in {} cycles ({:.3} B/cycle)",
+        o.ok_bytes,
+        o.cycles,
+        o.ok_bytes as f64 / o.cycles.max(1) as f64
+    );
+    if o.backend == "rtl" {
+        // The small top's clock: 250 MHz (`clk_period_ps` 4000).
+        let us = |c: u64| c as f64 * 4e-3;
+        let [p50, p90, p99, max] = o.latency;
+        println!(
+            "latency of OK ops, submission to record (cycles / us at 250 MHz): p50 {p50} / \
+             {:.2}, p90 {p90} / {:.2}, p99 {p99} / {:.2}, max {max} / {:.2}",
+            us(p50),
+            us(p90),
+            us(p99),
+            us(max)
+        );
+        let [f, w, rd, rc] = o.checked;
+        println!(
+            "checked by {} model observers: {f} frames, {w} host writes, {rd} host reads, {rc} \
+             completion records",
+            o.nics
+        );
+    } else {
+        println!("total_delay max {} cycles", o.latency[3]);
+    }
+    println!("divergences: {}", o.divergences);
+    let ok = |op: OpType| {
+        o.ops
+            .iter()
+            .any(|(k, n)| *n > 0 && k.starts_with(&format!("{op:?}")) && k.ends_with("Ok"))
+    };
+    if o.backend == "rtl" && !(ok(OpType::Read) || ok(OpType::Write)) {
+        println!("(no READ or WRITE completed OK)");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shipped scenario parses and passes the range checks.
+    #[test]
+    fn shipped_scenarios_load() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).expect("scenarios/") {
+            let path = e.expect("entry").path();
+            if path.extension().is_some_and(|x| x == "json") {
+                let a = Args {
+                    scenario: path.clone(),
+                    backend: "rtl".into(),
+                    json: false,
+                };
+                let sc = load(&a).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert!((2..=8).contains(&sc.nics), "{}", path.display());
+                n += 1;
+            }
+        }
+        assert!(n >= 3, "{n} scenarios");
+    }
+
+    /// A field out of range or unknown is refused, not run.
+    #[test]
+    fn bad_scenarios_are_refused() {
+        let dir = std::env::temp_dir().join(format!("onerma-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("tmp");
+        for (i, text) in [
+            r#"{"nics": 2, "bogus": 1}"#,
+            r#"{"nics": 2, "mix": {"p_write": 0.9, "p_rekey": 0.2}}"#,
+            r#"{"nics": 2, "mix": {"sizes": [0]}}"#,
+            r#"{"nics": 2, "cycles": 0}"#,
+            r#"{"nics": 2, "fabric": {"drop": 1.5}}"#,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let path = dir.join(format!("{i}.json"));
+            std::fs::write(&path, text).expect("write");
+            let a = Args {
+                scenario: path,
+                backend: "rtl".into(),
+                json: false,
+            };
+            assert!(load(&a).is_err(), "accepted: {text}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
