@@ -272,54 +272,131 @@ impl<D: NicPorts> MultiRig<D> {
                     let off = self.rng.random_range(0..=half - u64::from(len));
                     (OpType::Read, RTL_REGION, off, len)
                 };
-                if region == RTL_REGION {
-                    // A REKEY only on a quiet region, nothing else there until it completes.
-                    let busy = self.on_region(t, region, Some(OpType::Rekey))
-                        || !self.nodes[t].lite_idle()
-                        || self.rereg_want[t];
-                    if busy {
-                        continue;
-                    }
-                    if op == OpType::Rekey {
-                        if self.on_region(t, region, None) {
-                            self.rekey_want[t] = true;
-                            continue;
-                        }
-                        self.rekey_want[t] = false;
-                    } else if self.rekey_want[t] {
-                        continue;
-                    }
+                if self.admit(t, op, region) {
+                    self.issue(i, s, t, op, region, offset, len);
                 }
-                let src: Vec<u8> = match op {
-                    OpType::Read => Vec::new(),
-                    _ => (0..len).map(|_| self.rng.random()).collect(),
-                };
-                let node = &mut self.nodes[i];
-                if !src.is_empty() {
-                    node.load_source(node.top.data_base + u64::from(s) * 8192, &src);
-                }
-                let kr = self.nodes[t].rtl_keys[usize::from(region - RTL_REGION)];
-                if op == OpType::Read {
-                    self.nodes[t].expect_served_read(region, offset, len);
-                }
-                let cos = self.rng.random_range(0..self.nodes[i].top.classes.min(2));
-                let cycle = self.nodes[i].cycle;
-                self.nodes[i].submit_to(op, s, nic_addr(t), region, &kr, offset, len, cos, 1);
-                self.flight[i][usize::from(s)] = Some(InFlight {
-                    op: SysOp {
-                        op,
-                        initiator: i,
-                        slot: s,
-                        target: t,
-                        region,
-                        offset,
-                        len,
-                        t_sub: cycle,
-                        t_done: 0,
-                    },
-                    src,
-                });
             }
+        }
+    }
+
+    /// Whether `op` may go to `target`'s region `region` now: a REKEY only to a quiet readable
+    /// region (else it is wanted, and nothing new goes there until it is issued), nothing else
+    /// there while a REKEY or a re-registration is under way.
+    fn admit(&mut self, t: usize, op: OpType, region: u16) -> bool {
+        if region != RTL_REGION {
+            return true;
+        }
+        let busy = self.on_region(t, region, Some(OpType::Rekey))
+            || !self.nodes[t].lite_idle()
+            || self.rereg_want[t];
+        if busy {
+            return false;
+        }
+        if op == OpType::Rekey {
+            if self.on_region(t, region, None) {
+                self.rekey_want[t] = true;
+                return false;
+            }
+            self.rekey_want[t] = false;
+            true
+        } else {
+            !self.rekey_want[t]
+        }
+    }
+
+    /// NIC `i` submits `op` on slot `s` to `t` (its source bytes and class drawn here).
+    #[allow(clippy::too_many_arguments)]
+    fn issue(
+        &mut self,
+        i: usize,
+        s: u16,
+        t: usize,
+        op: OpType,
+        region: u16,
+        offset: u64,
+        len: u16,
+    ) {
+        let src: Vec<u8> = match op {
+            OpType::Read => Vec::new(),
+            _ => (0..len).map(|_| self.rng.random()).collect(),
+        };
+        let node = &mut self.nodes[i];
+        if !src.is_empty() {
+            node.load_source(node.top.data_base + u64::from(s) * 8192, &src);
+        }
+        let kr = self.nodes[t].rtl_keys[usize::from(region - RTL_REGION)];
+        if op == OpType::Read {
+            self.nodes[t].expect_served_read(region, offset, len);
+        }
+        let cos = self.rng.random_range(0..self.nodes[i].top.classes.min(2));
+        let cycle = self.nodes[i].cycle;
+        self.nodes[i].submit_to(op, s, nic_addr(t), region, &kr, offset, len, cos, 1);
+        self.flight[i][usize::from(s)] = Some(InFlight {
+            op: SysOp {
+                op,
+                initiator: i,
+                slot: s,
+                target: t,
+                region,
+                offset,
+                len,
+                t_sub: cycle,
+                t_done: 0,
+            },
+            src,
+        });
+    }
+
+    /// An op chosen by a test (the state-machine streams): NIC `i`'s slot `s` submits `op` of
+    /// `len` bytes to NIC `t` if the slot is free and the workload's rules allow it now (see
+    /// the module documentation; `len` is 16 for a REKEY). `pos` in [0, 1] places the offset in
+    /// the legal range; `write_only` sends a WRITE to the write-only region. Returns whether it
+    /// was submitted.
+    #[allow(clippy::too_many_arguments)]
+    pub fn try_submit(
+        &mut self,
+        i: usize,
+        s: u16,
+        t: usize,
+        op: OpType,
+        len: u16,
+        pos: f64,
+        write_only: bool,
+    ) -> bool {
+        let n = self.nodes.len();
+        if i >= n || t >= n || i == t || s >= self.nodes[i].top.slots {
+            return false;
+        }
+        if self.flight[i][usize::from(s)].is_some() || !self.nodes[i].slot_free(s) {
+            return false;
+        }
+        let len = if op == OpType::Rekey {
+            16
+        } else {
+            len.clamp(1, 4096)
+        };
+        let half = RTL_SERVED_SIZE / 2;
+        let at = |lo: u64, hi: u64| lo + ((hi - lo) as f64 * pos.clamp(0.0, 1.0)) as u64;
+        let (region, offset) = match op {
+            OpType::Rekey => (RTL_REGION, 0),
+            OpType::Write if write_only => {
+                (RTL_REGION + 1, at(0, RTL_SERVED_SIZE - u64::from(len)))
+            }
+            OpType::Write => (RTL_REGION, at(half, RTL_SERVED_SIZE - u64::from(len))),
+            _ => (RTL_REGION, at(0, half - u64::from(len))),
+        };
+        if !self.admit(t, op, region) {
+            return false;
+        }
+        self.issue(i, s, t, op, region, offset, len);
+        true
+    }
+
+    /// The driver of NIC `t` re-registers its readable region under a fresh key as soon as the
+    /// region is quiet (the state-machine streams' deregistration and re-registration).
+    pub fn reregister(&mut self, t: usize) {
+        if let Some(w) = self.rereg_want.get_mut(t) {
+            *w = true;
         }
     }
 
