@@ -168,6 +168,8 @@ pub struct Node<D: NicPorts = Dut> {
     /// as (cycle of its last beat, sent, header).
     pub frame_log: Vec<(u64, bool, Hdr)>,
     pub log_frames: bool,
+    /// A VCD of the top for cycles `[from, to)`: (path, from, to).
+    pub vcd: Option<(std::path::PathBuf, u64, u64)>,
     /// Frames the RTL NIC finished sending in the last [`Node::step_ports`] (cycle of the last
     /// beat, bytes), for the owner to put on the fabric.
     pub outbox: Vec<(u64, Vec<u8>)>,
@@ -236,6 +238,7 @@ impl<D: NicPorts> Node<D> {
             served_next: None,
             frame_log: Vec::new(),
             log_frames: false,
+            vcd: None,
             outbox: Vec::new(),
             records: Vec::new(),
         }
@@ -476,24 +479,25 @@ impl<D: NicPorts> Node<D> {
         }
     }
 
-    /// With `ONERMA_RIG_VCD=path:from:to`, a VCD of the top for cycles `[from, to)` (debugging).
+    /// A VCD of the top for cycles `[from, to)` at [`Node::vcd`], or for NIC 0 with
+    /// `ONERMA_RIG_VCD=path:from:to` (debugging).
     fn vcd_window(&mut self) {
-        let Some(v) = std::env::var_os("ONERMA_RIG_VCD") else {
+        if self.vcd.is_none() && self.idx == 0 {
+            self.vcd = std::env::var_os("ONERMA_RIG_VCD").and_then(|v| {
+                let v = v.to_string_lossy().into_owned();
+                let mut it = v.rsplitn(3, ':');
+                let (to, from, path) = (it.next()?, it.next()?, it.next()?);
+                Some((path.into(), from.parse().ok()?, to.parse().ok()?))
+            });
+        }
+        let Some((path, from, to)) = &self.vcd else {
             return;
         };
-        let v = v.to_string_lossy().into_owned();
-        let mut it = v.rsplitn(3, ':');
-        let (Some(to), Some(from), Some(path)) = (it.next(), it.next(), it.next()) else {
-            return;
-        };
-        let (Ok(from), Ok(to)) = (from.parse::<u64>(), to.parse::<u64>()) else {
-            return;
-        };
-        if self.cycle == from {
-            if let Err(e) = self.m.trace_start(std::path::Path::new(path)) {
+        if self.cycle == *from {
+            if let Err(e) = self.m.trace_start(path) {
                 eprintln!("vcd: {e}");
             }
-        } else if self.cycle == to {
+        } else if self.cycle == *to {
             self.m.trace_stop();
         }
     }

@@ -20,6 +20,14 @@ pub struct Args {
     /// Print the outcome as one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// Write every frame each NIC received and sent and every completion as JSON lines, in
+    /// cycle order (RTL backend; written also when the run diverges).
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// A VCD of one NIC's top: `NIC:PATH:FROM:TO` (cycles `[FROM, TO)`; RTL backend). Open it
+    /// in GTKWave or Surfer.
+    #[arg(long)]
+    vcd: Option<String>,
 }
 
 /// A scenario file (docs/scenarios.md). Every field but `nics` has a default.
@@ -173,7 +181,7 @@ fn load(a: &Args) -> Result<Scenario, CliError> {
 pub fn run(a: &Args) -> Result<(), CliError> {
     let sc = load(a)?;
     let out = match a.backend.as_str() {
-        "rtl" => run_rtl(&sc)?,
+        "rtl" => run_rtl(&sc, a)?,
         "model" => run_model(&sc)?,
         b => {
             return Err(CliError::Usage(format!(
@@ -225,38 +233,115 @@ pub fn rtl_system(sc: &Scenario) -> Result<MultiRig, RigError> {
     Ok(r)
 }
 
-fn run_rtl(sc: &Scenario) -> Result<Outcome, CliError> {
+fn run_rtl(sc: &Scenario, a: &Args) -> Result<Outcome, CliError> {
     if !(2..=8).contains(&sc.nics) {
         return Err(CliError::Usage(format!(
             "the RTL backend runs 2..=8 NICs, the scenario has {}",
             sc.nics
         )));
     }
+    let vcd = a.vcd.as_deref().map(parse_vcd).transpose()?;
     let t = std::time::Instant::now();
+    let mut r = rtl_system(sc).map_err(|e| CliError::CheckFailed(format!("setup: {e}")))?;
+    for n in &mut r.nodes {
+        n.log_frames = a.trace.is_some();
+    }
+    if let Some((i, path, from, to)) = vcd {
+        let node = r
+            .nodes
+            .get_mut(i)
+            .ok_or_else(|| CliError::Usage(format!("--vcd: no NIC {i}")))?;
+        node.vcd = Some((path, from, to));
+    }
     // A divergence ends the run: it is reported with its cycle, NIC and field.
-    let res = rtl_system(sc).and_then(|mut r| {
-        r.load(sc.cycles)?;
-        r.drain(sc.drain_bound)?;
-        Ok(r)
-    });
-    let r = match res {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("divergence: {e}");
-            return Ok(Outcome {
-                backend: "rtl".into(),
-                nics: sc.nics,
-                cycles: 0,
-                ops: Default::default(),
-                ok_bytes: 0,
-                latency: [0; 4],
-                checked: [0; 4],
-                divergences: 1,
-                wall_seconds: t.elapsed().as_secs_f64(),
-            });
+    let res = r.load(sc.cycles).and_then(|()| r.drain(sc.drain_bound));
+    if let Some(p) = &a.trace {
+        write_trace(&r, p)?;
+    }
+    for n in &mut r.nodes {
+        if n.vcd.is_some() {
+            n.m.trace_stop();
         }
-    };
-    Ok(rtl_outcome(&r, t.elapsed().as_secs_f64()))
+    }
+    let mut o = rtl_outcome(&r, t.elapsed().as_secs_f64());
+    if let Err(e) = res {
+        eprintln!("divergence: {e}");
+        o.divergences = 1;
+    }
+    Ok(o)
+}
+
+/// `NIC:PATH:FROM:TO`.
+fn parse_vcd(v: &str) -> Result<(usize, PathBuf, u64, u64), CliError> {
+    let bad = || CliError::Usage(format!("--vcd must be NIC:PATH:FROM:TO, got {v}"));
+    let (nic, rest) = v.split_once(':').ok_or_else(bad)?;
+    let mut it = rest.rsplitn(3, ':');
+    let (to, from, path) = (
+        it.next().ok_or_else(bad)?,
+        it.next().ok_or_else(bad)?,
+        it.next().ok_or_else(bad)?,
+    );
+    let (nic, from, to) = (
+        nic.parse().map_err(|_| bad())?,
+        from.parse().map_err(|_| bad())?,
+        to.parse::<u64>().map_err(|_| bad())?,
+    );
+    if from >= to {
+        return Err(bad());
+    }
+    Ok((nic, path.into(), from, to))
+}
+
+/// Frames in and out of every NIC (their headers) and every completion, one JSON object per
+/// line, in cycle order.
+fn write_trace(r: &MultiRig, path: &std::path::Path) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut lines: Vec<(u64, serde_json::Value)> = Vec::new();
+    for (i, n) in r.nodes.iter().enumerate() {
+        for (c, sent, h) in &n.frame_log {
+            lines.push((
+                *c,
+                serde_json::json!({
+                    "cycle": c,
+                    "nic": i,
+                    "kind": if *sent { "frame_out" } else { "frame_in" },
+                    "msg": onerma_model::hdr_text(h),
+                    "src_nic": h.src_nic,
+                    "dst_nic": h.dst_nic,
+                    "counter": h.counter,
+                    "status": format!("{:?}", h.status),
+                }),
+            ));
+        }
+    }
+    for (o, st) in &r.done {
+        lines.push((
+            o.t_done,
+            serde_json::json!({
+                "cycle": o.t_done,
+                "nic": o.initiator,
+                "kind": "completion",
+                "op": format!("{:?}", o.op),
+                "status": format!("{st:?}"),
+                "slot": o.slot,
+                "target": o.target,
+                "region": o.region,
+                "offset": o.offset,
+                "len": o.len,
+                "submitted": o.t_sub,
+            }),
+        ));
+    }
+    lines.sort_by_key(|(c, _)| *c);
+    let f = std::fs::File::create(path)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+    let mut w = std::io::BufWriter::new(f);
+    for (_, v) in &lines {
+        writeln!(w, "{v}").map_err(|e| CliError::CheckFailed(format!("trace: {e}")))?;
+    }
+    w.flush()
+        .map_err(|e| CliError::CheckFailed(format!("trace: {e}")))?;
+    Ok(())
 }
 
 /// The outcome of a finished RTL system run.
@@ -409,6 +494,8 @@ mod tests {
                     scenario: path.clone(),
                     backend: "rtl".into(),
                     json: false,
+                    trace: None,
+                    vcd: None,
                 };
                 let sc = load(&a).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 assert!((2..=8).contains(&sc.nics), "{}", path.display());
@@ -439,6 +526,8 @@ mod tests {
                 scenario: path,
                 backend: "rtl".into(),
                 json: false,
+                trace: None,
+                vcd: None,
             };
             assert!(load(&a).is_err(), "accepted: {text}");
         }
