@@ -492,16 +492,19 @@ module onerma_ini_ops_props #(
   // FIFO contents: entries of s per chunk.
   localparam int unsigned SW = SlotWidth;
   logic [3:0][2:0] uwq_n, uwq_rd_n, hwq_n;
-  logic [1:0]      rmq_n;
+  // u_rmq has NumSlots entries (a power of two in every proof configuration).
+  localparam int unsigned RmqAW = (NumSlots > 1) ? $clog2(NumSlots) : 1;
+  logic [$clog2(NumSlots+1)-1:0] rmq_n;
   logic [3:0][SW+2:0] uwe;
   logic [3:0][SW+1:0] hwe;
-  logic [1:0][SW-1:0] rme;
+  logic [NumSlots-1:0][SW-1:0] rme;
   for (genvar gi = 0; gi < 4; gi++) begin : g_fifo_e
     assign uwe[gi] = onerma_ini_ops.u_uwq.mem_q[2'(onerma_ini_ops.u_uwq.rptr_q + 2'(gi))];
     assign hwe[gi] = onerma_ini_ops.u_hwq.mem_q[2'(onerma_ini_ops.u_hwq.rptr_q + 2'(gi))];
   end
-  for (genvar gi = 0; gi < 2; gi++) begin : g_rmq_e
-    assign rme[gi] = onerma_ini_ops.u_rmq.mem_q[1'(onerma_ini_ops.u_rmq.rptr_q + 1'(gi))].slot;
+  for (genvar gi = 0; gi < NumSlots; gi++) begin : g_rmq_e
+    assign rme[gi] =
+        onerma_ini_ops.u_rmq.mem_q[RmqAW'(onerma_ini_ops.u_rmq.rptr_q + RmqAW'(gi))].slot;
   end
   always_comb begin
     uwq_n    = '0;
@@ -516,8 +519,8 @@ module onerma_ini_ops_props #(
       if (3'(i) < onerma_ini_ops.u_hwq.count_q && hwe[i][SW+1:2] == s)
         hwq_n[hwe[i][1:0]] = hwq_n[hwe[i][1:0]] + 3'd1;
     end
-    for (int i = 0; i < 2; i++)
-      if (2'(i) < onerma_ini_ops.u_rmq.count_q && rme[i] == s) rmq_n = rmq_n + 2'd1;
+    for (int i = 0; i < NumSlots; i++)
+      if (32'(i) < 32'(onerma_ini_ops.u_rmq.count_q) && rme[i] == s) rmq_n = rmq_n + 1'b1;
   end
 
   logic [3:0][2:0] cst_s;
@@ -531,8 +534,9 @@ module onerma_ini_ops_props #(
     assert (onerma_ini_ops.u_uwq.wptr_q == 2'(onerma_ini_ops.u_uwq.rptr_q + onerma_ini_ops.u_uwq.count_q));
     assert (onerma_ini_ops.u_hwq.count_q <= 3'd4);
     assert (onerma_ini_ops.u_hwq.wptr_q == 2'(onerma_ini_ops.u_hwq.rptr_q + onerma_ini_ops.u_hwq.count_q));
-    assert (onerma_ini_ops.u_rmq.count_q <= 2'd2);
-    assert (onerma_ini_ops.u_rmq.wptr_q == 1'(onerma_ini_ops.u_rmq.rptr_q + onerma_ini_ops.u_rmq.count_q));
+    assert (32'(onerma_ini_ops.u_rmq.count_q) <= NumSlots);
+    assert (onerma_ini_ops.u_rmq.wptr_q ==
+            RmqAW'(onerma_ini_ops.u_rmq.rptr_q + onerma_ini_ops.u_rmq.count_q));
     assert (onerma_ini_ops.u_route.count_q <= 2'd2);
     assert (onerma_ini_ops.u_route.wptr_q == 1'(onerma_ini_ops.u_route.rptr_q + onerma_ini_ops.u_route.count_q));
     // Phase: legal, and the shadows' view of it.

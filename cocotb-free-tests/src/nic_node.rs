@@ -27,6 +27,30 @@ use crate::nic_rig::{
     RigError, TopConfig, fail,
 };
 
+/// The register writes that stage RRT entry `index` (index, flags, owner, base, size, key;
+/// `rrt_commit` then commits them as a whole), as `(address, value)`.
+pub fn rrt_writes(index: u32, e: &RrtEntry) -> [(u64, u32); 11] {
+    let flags = regs::rrt_flags::VALID.place(e.valid.into())
+        | regs::rrt_flags::PERM_REMOTE_READ.place(e.perm_remote_read.into())
+        | regs::rrt_flags::PERM_REMOTE_WRITE.place(e.perm_remote_write.into())
+        | regs::rrt_flags::PERM_REMOTE_REKEY.place(e.perm_remote_rekey.into())
+        | regs::rrt_flags::PERM_LOCAL_READ.place(e.perm_local_read.into())
+        | regs::rrt_flags::PERM_LOCAL_WRITE.place(e.perm_local_write.into());
+    [
+        (regs::rrt_index::ADDR, index),
+        (regs::rrt_flags::ADDR, flags),
+        (regs::rrt_owner_pid::ADDR, e.owner_pid),
+        (regs::rrt_base_lo::ADDR, e.base_addr as u32),
+        (regs::rrt_base_hi::ADDR, (e.base_addr >> 32) as u32),
+        (regs::rrt_size_lo::ADDR, e.size as u32),
+        (regs::rrt_size_hi::ADDR, (e.size >> 32) as u32),
+        (regs::rrt_key0::ADDR, (e.key >> 96) as u32),
+        (regs::rrt_key1::ADDR, (e.key >> 64) as u32),
+        (regs::rrt_key2::ADDR, (e.key >> 32) as u32),
+        (regs::rrt_key3::ADDR, e.key as u32),
+    ]
+}
+
 /// An input or output of the RTL NIC, as the observer is shown it.
 #[derive(Debug)]
 pub enum ObsEv {
@@ -262,25 +286,7 @@ impl<D: NicPorts> Node<D> {
     /// Queues the writes of RRT entry `index` (the observer learns the commit at its answer: no
     /// frame can name the region in between).
     pub fn rrt_queue(&mut self, index: u16, e: &RrtEntry) {
-        let flags = regs::rrt_flags::VALID.place(e.valid.into())
-            | regs::rrt_flags::PERM_REMOTE_READ.place(e.perm_remote_read.into())
-            | regs::rrt_flags::PERM_REMOTE_WRITE.place(e.perm_remote_write.into())
-            | regs::rrt_flags::PERM_REMOTE_REKEY.place(e.perm_remote_rekey.into())
-            | regs::rrt_flags::PERM_LOCAL_READ.place(e.perm_local_read.into())
-            | regs::rrt_flags::PERM_LOCAL_WRITE.place(e.perm_local_write.into());
-        for (a, v) in [
-            (regs::rrt_index::ADDR, u32::from(index)),
-            (regs::rrt_flags::ADDR, flags),
-            (regs::rrt_owner_pid::ADDR, e.owner_pid),
-            (regs::rrt_base_lo::ADDR, e.base_addr as u32),
-            (regs::rrt_base_hi::ADDR, (e.base_addr >> 32) as u32),
-            (regs::rrt_size_lo::ADDR, e.size as u32),
-            (regs::rrt_size_hi::ADDR, (e.size >> 32) as u32),
-            (regs::rrt_key0::ADDR, (e.key >> 96) as u32),
-            (regs::rrt_key1::ADDR, (e.key >> 64) as u32),
-            (regs::rrt_key2::ADDR, (e.key >> 32) as u32),
-            (regs::rrt_key3::ADDR, e.key as u32),
-        ] {
+        for (a, v) in rrt_writes(u32::from(index), e) {
             self.lite_queue(a, v, None);
         }
         self.lite_queue(
@@ -479,10 +485,14 @@ impl<D: NicPorts> Node<D> {
         }
     }
 
-    /// A VCD of the top for cycles `[from, to)` at [`Node::vcd`], or for NIC 0 with
-    /// `ONERMA_RIG_VCD=path:from:to` (debugging).
+    /// A VCD of the top for cycles `[from, to)` at [`Node::vcd`], or with
+    /// `ONERMA_RIG_VCD=path:from:to` for NIC `ONERMA_RIG_VCD_NIC` (default 0; debugging).
     fn vcd_window(&mut self) {
-        if self.vcd.is_none() && self.idx == 0 {
+        let env_nic = std::env::var("ONERMA_RIG_VCD_NIC")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0);
+        if self.vcd.is_none() && self.idx == env_nic && self.cycle == 0 {
             self.vcd = std::env::var_os("ONERMA_RIG_VCD").and_then(|v| {
                 let v = v.to_string_lossy().into_owned();
                 let mut it = v.rsplitn(3, ':');

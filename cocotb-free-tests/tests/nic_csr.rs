@@ -527,25 +527,7 @@ fn commits_carry_exactly_the_staged_values() {
             key: rng.random(),
         };
         let index = rng.random_range(0..p.num_regions);
-        let flags = regs::rrt_flags::VALID.place(e.valid.into())
-            | regs::rrt_flags::PERM_REMOTE_READ.place(e.perm_remote_read.into())
-            | regs::rrt_flags::PERM_REMOTE_WRITE.place(e.perm_remote_write.into())
-            | regs::rrt_flags::PERM_REMOTE_REKEY.place(e.perm_remote_rekey.into())
-            | regs::rrt_flags::PERM_LOCAL_READ.place(e.perm_local_read.into())
-            | regs::rrt_flags::PERM_LOCAL_WRITE.place(e.perm_local_write.into());
-        let mut writes = vec![
-            (regs::rrt_index::ADDR, index),
-            (regs::rrt_flags::ADDR, flags),
-            (regs::rrt_owner_pid::ADDR, e.owner_pid),
-            (regs::rrt_base_lo::ADDR, e.base_addr as u32),
-            (regs::rrt_base_hi::ADDR, (e.base_addr >> 32) as u32),
-            (regs::rrt_size_lo::ADDR, e.size as u32),
-            (regs::rrt_size_hi::ADDR, (e.size >> 32) as u32),
-            (regs::rrt_key0::ADDR, (e.key >> 96) as u32),
-            (regs::rrt_key1::ADDR, (e.key >> 64) as u32),
-            (regs::rrt_key2::ADDR, (e.key >> 32) as u32),
-            (regs::rrt_key3::ADDR, e.key as u32),
-        ];
+        let mut writes = onerma_rtl_tests::nic_node::rrt_writes(index, &e);
         for i in (1..writes.len()).rev() {
             writes.swap(i, rng.random_range(0..=i));
         }

@@ -175,3 +175,13 @@ fn served_writes_not_starved_by_a_busy_dispatch() -> Result<(), TestCaseError> {
     run_system(4, 470_569, true, Mix::default(), 30_000).map_err(tc)?;
     Ok(())
 }
+
+/// Seed 886110 of the four-NIC run (docs/verification.md): a NIC that got more WR_RDREQs than
+/// its re-arm queue held (2) refused a WR_RDREQ's tag result while its divider waited for the
+/// WR_DATA sender, which waited for the sealer, which waited for that result's engine: the NIC
+/// stopped sending for good. The queue now has a place per slot.
+#[test]
+fn many_wr_rdreqs_at_once_do_not_hang_the_initiator() -> Result<(), TestCaseError> {
+    run_system(4, 886_110, true, Mix::default(), 30_000).map_err(tc)?;
+    Ok(())
+}

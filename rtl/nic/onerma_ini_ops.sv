@@ -539,7 +539,11 @@ module onerma_ini_ops #(
 
   logic rmq_out_valid, rm_take;
   rm_t  rmq_out;
-  onerma_fifo #(.T(rm_t), .Depth(2)) u_rmq (
+  // One entry per slot at most (a WRITE accepts one WR_RDREQ): the queue never fills, so a
+  // WR_RDREQ's tag result is never refused while the divider waits for the WR_DATA sender,
+  // which may wait for the sealer, which may wait for this result's engine (the GCM sharing
+  // contract: results are always taken).
+  onerma_fifo #(.T(rm_t), .Depth(NumSlots)) u_rmq (
     .clk_i, .rst_ni, .flush_i(1'b0),
     .in_valid_i(res_fire && (r_kind == KindRdreq) && res_ok_i && r_live),
     .in_ready_o(rmq_in_ready),
