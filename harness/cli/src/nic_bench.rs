@@ -302,3 +302,10 @@ pub type Small = Dut;
 /// The default top's model (feature `nic-bench`).
 #[cfg(feature = "nic-bench")]
 pub type Default = onerma_rtl::nic_default::Model;
+/// The default top with 1, 2 and 8 engines (feature `nic-curve`).
+#[cfg(feature = "nic-curve")]
+pub type DefaultE1 = onerma_rtl::nic_default_e1::Model;
+#[cfg(feature = "nic-curve")]
+pub type DefaultE2 = onerma_rtl::nic_default_e2::Model;
+#[cfg(feature = "nic-curve")]
+pub type DefaultE8 = onerma_rtl::nic_default_e8::Model;
