@@ -244,6 +244,32 @@ macro_rules! nic_ports_impl {
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic::Model, WORDS, SMALL,));
 #[cfg(feature = "nic-bench")]
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic_default::Model, 16, DEFAULT,));
+/// `nic_default` with `n` engines (`nic_default_e1.json`, ...; feature `nic-curve`).
+#[cfg(feature = "nic-curve")]
+const fn default_with(n: u8) -> TopConfig {
+    TopConfig {
+        engines: n,
+        ..DEFAULT
+    }
+}
+#[cfg(feature = "nic-curve")]
+with_nic_ports!(nic_ports_impl!(
+    onerma_rtl::nic_default_e1::Model,
+    16,
+    default_with(1),
+));
+#[cfg(feature = "nic-curve")]
+with_nic_ports!(nic_ports_impl!(
+    onerma_rtl::nic_default_e2::Model,
+    16,
+    default_with(2),
+));
+#[cfg(feature = "nic-curve")]
+with_nic_ports!(nic_ports_impl!(
+    onerma_rtl::nic_default_e8::Model,
+    16,
+    default_with(8),
+));
 
 /// The small RTL NIC's configuration as the model sees it ([`rtl_config_for`] of [`SMALL`]).
 pub fn rtl_config() -> NicConfig {

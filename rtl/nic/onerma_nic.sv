@@ -27,6 +27,24 @@ module onerma_nic #(
   parameter int unsigned DataWidth    = 512,
   parameter int unsigned NumEngines   = 4,
   parameter bit          Pipelined    = 1'b1,
+  /// Input beat buffer of each GCM engine (onerma_gcm_pool's InDepth), in 128-bit beats. The
+  /// pool's din stream is shared and taken in descriptor order, so an engine that cannot take a
+  /// beat (waiting on its keystream) holds every message behind it; 16 holds two whole 64 B
+  /// messages (4 header + 4 payload beats each), so short messages go in at full rate and the
+  /// next one starts on another engine while the first waits. 16 costs the same distributed RAM
+  /// as 8 (16-deep LUT RAM cells).
+  parameter int unsigned GcmInDepth   = 16,
+  /// Sealer stages (onerma_seal's NumStage): messages between job acceptance and frame out.
+  /// Each holds its stage about 80 cycles (64 B request) to 120 (64 B READ reply: host read,
+  /// the engine's latency, the frame), so the sealer's rate is about SealStages / 80 to
+  /// SealStages / 120 messages per cycle. A stage is about 18 kbit of RAM (1 KB plaintext,
+  /// 1 KB ciphertext, two headers, key).
+  parameter int unsigned SealStages   = 16,
+  /// The responder's requests between admission and enqueue or reply (onerma_rsp_req's
+  /// InFlight): each holds its entry through the lookup, K_d and the tag check (about 100
+  /// cycles), so served requests are bounded by about RspInFlight / 100 per cycle. An entry is
+  /// about 800 flip-flops (header, K_d, base).
+  parameter int unsigned RspInFlight  = 4,
   parameter int unsigned MaxStarve    = 16,
   parameter int unsigned InQueueDepth = 32,
   parameter int unsigned NumWriteCtx  = 16,
@@ -153,8 +171,7 @@ module onerma_nic #(
   localparam int unsigned SealLowW    = SealMetaW - 3;
   localparam int unsigned NumOwners   = NumSlots + NumWriteCtx;  // window: slots, then contexts
   localparam int unsigned OwnW        = $clog2(NumOwners);
-  localparam int unsigned RspInFlight = 4;
-  localparam int unsigned RspIdxW     = 2;
+  localparam int unsigned RspIdxW     = (RspInFlight > 1) ? $clog2(RspInFlight) : 1;
   localparam int unsigned QCntW       = $clog2(InQueueDepth + 1);
   localparam int unsigned MaxBurst    = (4096 / Bytes > 256) ? 256 : 4096 / Bytes;
   localparam int unsigned LinesW      = $clog2(64 + 1);
@@ -751,7 +768,7 @@ module onerma_nic #(
 
   onerma_seal #(
     .DataWidth   (DataWidth),
-    .NumStage    (4),
+    .NumStage    (SealStages),
     .MetaWidth   (SealMetaW),
     .GcmMetaWidth(GMetaW),
     .LenW        (LenW),
@@ -1063,6 +1080,7 @@ module onerma_nic #(
     .NumEngines(NumEngines),
     .Pipelined (Pipelined),
     .LenW      (LenW),
+    .InDepth   (GcmInDepth),
     .meta_t    (pmeta_t),
     .desc_t    (pdesc_t),
     .dout_t    (pdout_t),

@@ -99,6 +99,23 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         "responder_reqs_per_cycle_64b_default",
         crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::Default>,
     ),
+    // The engine curve (feature `nic-curve`: three more default-size tops); 4 engines is the
+    // `_default` row above.
+    #[cfg(feature = "nic-curve")]
+    (
+        "responder_reqs_per_cycle_64b_default_e1",
+        crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::DefaultE1>,
+    ),
+    #[cfg(feature = "nic-curve")]
+    (
+        "responder_reqs_per_cycle_64b_default_e2",
+        crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::DefaultE2>,
+    ),
+    #[cfg(feature = "nic-curve")]
+    (
+        "responder_reqs_per_cycle_64b_default_e8",
+        crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::DefaultE8>,
+    ),
     #[cfg(feature = "nic-bench")]
     (
         "rekey_cycles_default",

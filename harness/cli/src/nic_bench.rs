@@ -364,3 +364,11 @@ pub fn soak_ops_per_s() -> Result<Measurement, CliError> {
         limit: None,
     })
 }
+
+/// The default top with 1, 2 and 8 engines (feature `nic-curve`).
+#[cfg(feature = "nic-curve")]
+pub type DefaultE1 = onerma_rtl::nic_default_e1::Model;
+#[cfg(feature = "nic-curve")]
+pub type DefaultE2 = onerma_rtl::nic_default_e2::Model;
+#[cfg(feature = "nic-curve")]
+pub type DefaultE8 = onerma_rtl::nic_default_e8::Model;
