@@ -73,6 +73,10 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         crate::nic_bench::sim_cycles_per_s_per_nic_8nic,
     ),
     ("soak_ops_per_s", crate::nic_bench::soak_ops_per_s),
+    (
+        "nic_eval_cycles_per_s",
+        crate::nic_bench::nic_eval_cycles_per_s,
+    ),
     // The default NIC top (feature `nic-bench`: builds `nic_default`, minutes of Verilator).
     #[cfg(feature = "nic-bench")]
     (

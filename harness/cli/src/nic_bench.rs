@@ -372,3 +372,25 @@ pub type DefaultE1 = onerma_rtl::nic_default_e1::Model;
 pub type DefaultE2 = onerma_rtl::nic_default_e2::Model;
 #[cfg(feature = "nic-curve")]
 pub type DefaultE8 = onerma_rtl::nic_default_e8::Model;
+
+/// `nic_eval_cycles_per_s`: the bare Verilated small top (idle inputs, no bus models, fabric or
+/// observer) ticked on its own: the Verilator share of the rig's and the system's per-NIC cost.
+pub fn nic_eval_cycles_per_s() -> Result<Measurement, CliError> {
+    use onerma_rtl_tests::nic_rig::NicPorts;
+    let mut m = <Dut as NicPorts>::fresh();
+    let n = 400_000u64;
+    let t = Instant::now();
+    for _ in 0..n {
+        m.tick();
+    }
+    let secs = t.elapsed().as_secs_f64();
+    Ok(Measurement {
+        value: n as f64 / secs,
+        unit: "cycles/s",
+        config: format!(
+            "onerma_nic small alone, idle inputs, {n} ticks (eval on both clock edges), no bus \
+             models, fabric or observer"
+        ),
+        limit: None,
+    })
+}
