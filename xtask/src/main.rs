@@ -109,10 +109,18 @@ enum Cmd {
         skip: Vec<String>,
     },
     /// The Rust tests ROUNDS times under fresh proptest seeds (`test` pins one seed); prints
-    /// each failing seed. A campaign: not part of `test`.
+    /// each failing seed. A campaign: not part of `test`. With `--seed S` the rounds' seeds
+    /// derive from S (shard S of a campaign: same S, same seeds); `--cases N` runs N cases per
+    /// property; `--test NAME` runs one test file of the RTL tests (e.g. nic_system_streams).
     Soak {
         #[arg(long, default_value_t = 10)]
         rounds: u32,
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long)]
+        cases: Option<u32>,
+        #[arg(long)]
+        test: Option<String>,
     },
     /// Install, then run the CLI demo (`onerma demo`).
     Demo,
@@ -186,7 +194,12 @@ fn dispatch(cmd: Cmd) -> Result<bool> {
             groups,
         } => sta::sta(name.as_deref(), sdf.as_deref(), period_ns, groups)?,
         Cmd::Test { skip } => return test::test(&skip),
-        Cmd::Soak { rounds } => return test::soak(rounds),
+        Cmd::Soak {
+            rounds,
+            seed,
+            cases,
+            test,
+        } => return test::soak(rounds, seed, cases, test.as_deref()),
         Cmd::Demo => {
             run(
                 "onerma demo",

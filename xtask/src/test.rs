@@ -39,25 +39,48 @@ fn seed_u64(word: &str) -> String {
 
 /// `cargo xtask soak`: the Rust tests `rounds` times, each under a fresh proptest seed (the
 /// suite pins one). Prints each round's seed and verdict; fails if any round failed.
-pub fn soak(rounds: u32) -> Result<bool> {
+pub fn soak(
+    rounds: u32,
+    shard: Option<u64>,
+    cases: Option<u32>,
+    test: Option<&str>,
+) -> Result<bool> {
     let mut failed = Vec::new();
+    let t0 = Instant::now();
     for r in 0..rounds {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        let seed = seed_u64(&format!("{nanos}-{r}"));
+        let base = shard.map_or_else(
+            || {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or_default()
+                    .to_string()
+            },
+            |s| format!("shard {s}"),
+        );
+        let seed = seed_u64(&format!("{base}-{r}"));
         println!(
             "\n==== soak round {} of {rounds}: PROPTEST_RNG_SEED={seed} ====",
             r + 1
         );
         let t = Instant::now();
-        let res = run(
-            "cargo test",
-            cargo()
-                .args(["test", "--workspace", "--release"])
-                .env("PROPTEST_RNG_SEED", &seed),
-        );
+        let mut c = cargo();
+        match test {
+            Some(name) => c.args([
+                "test",
+                "--release",
+                "-p",
+                "onerma-rtl-tests",
+                "--test",
+                name,
+            ]),
+            None => c.args(["test", "--workspace", "--release"]),
+        };
+        c.env("PROPTEST_RNG_SEED", &seed);
+        if let Some(n) = cases {
+            c.env("PROPTEST_CASES", n.to_string());
+        }
+        let res = run("cargo test", &mut c);
         println!(
             "round {}: {} ({})",
             r + 1,
@@ -69,11 +92,17 @@ pub fn soak(rounds: u32) -> Result<bool> {
         }
     }
     println!(
-        "\nsoak: {} of {rounds} rounds passed",
-        rounds as usize - failed.len()
+        "\nsoak: {} of {rounds} rounds passed in {}",
+        rounds as usize - failed.len(),
+        elapsed(t0)
     );
+    let what = test.map_or_else(
+        || "--workspace".to_string(),
+        |n| format!("-p onerma-rtl-tests --test {n}"),
+    );
+    let cases = cases.map_or_else(String::new, |n| format!("PROPTEST_CASES={n} "));
     for s in &failed {
-        println!("  failing seed: PROPTEST_RNG_SEED={s} cargo test --workspace --release");
+        println!("  failing seed: {cases}PROPTEST_RNG_SEED={s} cargo test --release {what}");
     }
     Ok(failed.is_empty())
 }
