@@ -117,8 +117,6 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// Four NICs over a faulty fabric (jitter, drops, reordering, duplicates) with host memory
-    /// back-pressure: everything checked, every op completes within the bound.
     /// Three NICs with a REKEY share of 15 % over the faulty fabric: REKEYs that time out leave
     /// their region's key unknown and the target's driver re-registers it.
     #[test]
@@ -129,6 +127,8 @@ proptest! {
         prop_assert!(count(&r, OpType::Read, Status::Ok) > 0, "{:?}", r.by_status());
     }
 
+    /// Four NICs over a faulty fabric (jitter, drops, reordering, duplicates) with host memory
+    /// back-pressure: everything checked, every op completes within the bound.
     #[test]
     fn four_nics_over_a_faulty_fabric(seed in 1u64..1_000_000) {
         let r = run_system(4, seed, true, Mix::default(), 30_000).map_err(tc)?;
