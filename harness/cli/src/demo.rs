@@ -83,34 +83,16 @@ pub fn run(a: &Args) -> Result<(), CliError> {
 /// observer, and every completed op end to end by the rig (`nic_sys`). The scenario is
 /// `scenarios/demo-4nic.json`'s, with `n`, `seed` and `cycles` from the command line.
 fn system_run(seed: u64, n: usize, cycles: u64) -> Result<(), CliError> {
-    use crate::run::{
-        FabricSpec, HostSpec, MixSpec, Scenario, print_outcome, rtl_outcome, rtl_system,
-    };
+    use crate::run::{Scenario, print_outcome, rtl_outcome, rtl_system};
     use std::io::Write;
     let fail =
         |e: onerma_rtl_tests::nic_rig::RigError| CliError::CheckFailed(format!("RTL system: {e}"));
     let sc = Scenario {
-        description: String::new(),
         nics: n,
         seed,
         cycles,
-        drain_bound: 400_000,
-        fabric: FabricSpec {
-            latency: 40,
-            jitter_mean: 10.0,
-            drop: 0.005,
-            duplicate: 0.005,
-            reorder: 0.02,
-        },
-        host: HostSpec {
-            latency: 6,
-            p_ready: 0.9,
-        },
-        mix: MixSpec {
-            p_submit: 0.0006,
-            p_rekey: 0.03,
-            ..MixSpec::default()
-        },
+        ..serde_json::from_str(include_str!("../../../scenarios/demo-4nic.json"))
+            .map_err(|e| CliError::CheckFailed(format!("scenarios/demo-4nic.json: {e}")))?
     };
     println!(
         "\nRTL system: {n} x onerma_nic (small: 8 slots, 128-bit datapath, 1 iterative GCM engine) \
