@@ -59,6 +59,7 @@ module onerma_cmd_port_props #(
   input logic [SlotW-1:0]     cfg_slot_i,
   input logic                 cfg_enable_i,
   input logic [31:0]          cfg_pid_i,
+  input logic                 nic_enable_i,
   input logic [NumSlots-1:0]  busy_i,
   input logic                 sub_valid_o,
   input logic                 sub_ready_i,
@@ -217,7 +218,8 @@ module onerma_cmd_port_props #(
 
   wire          dec     = p_valid_q && (!e_sv_q || sub_ready_i)
                           && (!p_last_q || !e_bv_q || s_axi_bready_i);
-  wire          en      = sh_en_q[p_slot_q];
+  // A stopped NIC (nic_enable low when the beat is decided) treats every slot as disabled.
+  wire          en      = sh_en_q[p_slot_q] && nic_enable_i;
   wire          busy    = busy_i[p_slot_q] || (e_sv_q && e_sslot_q == p_slot_q);
   wire          acc     = !p_oor_q && en && !busy && !p_beyond_q;
   wire [63:0]   newmask = sh_mask_q[p_slot_q] | p_mask_q;
@@ -357,6 +359,7 @@ module onerma_cmd_port_props #(
   always_comb if (rst_ni) begin
     cover (sub_valid_o && two_beats_q);          // a command from several partial writes
     cover (err_disabled_o);
+    cover (err_disabled_o && sh_en_q[p_slot_q]);
     cover (err_busy_o);
     cover (s_axi_bvalid_o && s_axi_bresp_o == 2'b10);
     cover (sub_valid_o && !sub_ready_i && s_axi_wvalid_i);  // W stalled by the submission

@@ -21,6 +21,7 @@ module onerma_dispatch_props #(
   input logic                                 clk_i,
   input logic                                 rst_ni,
   input logic [TimeWidth-1:0]                 now_i,
+  input logic                                 enable_i,
   input logic [NumClasses-1:0]                head_valid_i,
   input logic [NumClasses-1:0][SlotWidth-1:0] head_slot_i,
   input logic [NumClasses-1:0]                head_expired_i,
@@ -80,6 +81,8 @@ module onerma_dispatch_props #(
     assert (32'(u_arb.sptr_q) < NumClasses);
     assert ((pop_o & ~head_valid_i) == '0);
     assert (dispatch == (rsv_valid_o && rsv_ready_i));
+    // A stopped NIC requests no reservation, so dispatches nothing.
+    if (rsv_valid_o) assert (enable_i);
     if (dispatch) begin
       assert (head_valid_i[grant] && !head_expired_i[grant]);
       assert (look_slot_o == head_slot_i[grant]);
@@ -172,6 +175,7 @@ module onerma_dispatch_props #(
     cover (dispatch && exp_fire);
     cover (empty_grant);
     cover (rsv_valid_o && !rsv_ready_i);
+    cover (!enable_i && exp_fire);
     cover (u_arb.out_valid_o && head_expired_i[grant]);
     cover (dispatch && disp_valid_o && !disp_ready_i);
   end

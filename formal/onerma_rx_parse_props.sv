@@ -29,6 +29,7 @@ module onerma_rx_parse_props #(
   input logic                 clk_i,
   input logic                 rst_ni,
   input logic [31:0]          nic_addr_i,
+  input logic                 enable_i,
   input logic [TimeWidth-1:0] now_i,
   input logic                 s_axis_rx_tvalid_i,
   input logic                 s_axis_rx_tready_o,
@@ -189,9 +190,10 @@ module onerma_rx_parse_props #(
           32'(f_len) > MaxFrame) begin
         assert (malformed);
       end
-      if (!malformed && f_dst_q != nic_addr_i) assert (misaddressed);
+      // A stopped NIC answers to no address.
+      if (!malformed && (f_dst_q != nic_addr_i || !enable_i)) assert (misaddressed);
       if (fwd) begin
-        assert (f_dst_q == nic_addr_i);
+        assert (f_dst_q == nic_addr_i && enable_i);
         assert (vf_push);
       end
     end
@@ -418,6 +420,7 @@ module onerma_rx_parse_props #(
     cover (pay_fire_r && rsp_pay_last_o);
     cover (f_last && malformed && beat_q == BeatW'(MaxBeats));
     cover (drop_misaddressed_o);
+    cover (f_last && misaddressed && f_dst_q == nic_addr_i);  // dropped by a stopped NIC
     cover (desc_fire_i && head.clen == '0);
     cover (s_axis_rx_tvalid_i && !s_axis_rx_tready_o);
     cover (sq_cnt_q == (VAddrW + 1)'(DescDepth));

@@ -80,6 +80,24 @@ pub enum ObsEv {
     Enable {
         slot: u16,
     },
+    /// The driver's `nic_enable` write was answered.
+    NicEnable {
+        on: bool,
+    },
+}
+
+/// A `nic_enable` change in progress ([`Node::set_nic_enable`]). The RTL judges a frame by the
+/// value in force at its last beat and a command write when it decides it; the observer is told
+/// at the register write's answer. So no frame and no command is in flight from the request
+/// to two cycles after the answer, and each side judges every frame and command alike.
+#[derive(Debug, Clone, Copy)]
+enum EnableChange {
+    /// Waiting for the frame on the receive port and the commands on the bus to finish.
+    Quiesce(bool),
+    /// The register write with this issue index is in flight.
+    Writing(usize),
+    /// Answered; the receive port and the command bus resume at this cycle.
+    Settle(u64),
 }
 
 /// Observer inputs in cycle order, held back [`HOLD`] cycles.
@@ -161,6 +179,9 @@ pub struct Node<D: NicPorts = Dut> {
     cmd_open: VecDeque<(u16, [u8; 64], Option<u64>)>,
     /// Per slot: the command in flight and the cycle it may be reused.
     pub busy: Vec<Option<u64>>,
+    enable_change: Option<EnableChange>,
+    /// Slots whose command the NIC refused (SLVERR: it never entered the NIC), for the owner.
+    pub refused_slots: Vec<u16>,
     pub stats: Stats,
     p_tx_ready: f64,
     rx_valid: bool,
@@ -216,7 +237,11 @@ impl<D: NicPorts> Node<D> {
         let top = D::TOP;
         mem_cfg.bus_bytes = top.bus;
         mem_cfg.size = mem_cfg.size.max(top.mem_size);
-        let obs = Observer::new(&cfg, ObserverConfig::for_nic(&cfg), None).expect("observer");
+        let oc = ObserverConfig {
+            nack_skew: D::TOP.nack_skew(),
+            ..ObserverConfig::for_nic(&cfg)
+        };
+        let obs = Observer::new(&cfg, oc, None).expect("observer");
         let thr = |s: u64| Throttle::new(seed ^ s, 1.0).expect("throttle");
         let slots = usize::from(top.slots);
         Self {
@@ -246,6 +271,8 @@ impl<D: NicPorts> Node<D> {
             w_done: VecDeque::new(),
             cmd_open: VecDeque::new(),
             busy: vec![None; slots],
+            enable_change: None,
+            refused_slots: Vec::new(),
             stats: Stats::default(),
             p_tx_ready,
             rx_valid: false,
@@ -281,6 +308,18 @@ impl<D: NicPorts> Node<D> {
             self.lite_then.push_back((self.lite_issued, e));
         }
         self.lite_issued += 1;
+    }
+
+    /// Queues a register read; its value is [`Node::lite_value`] of the returned index once answered.
+    pub fn lite_read(&mut self, addr: u64) -> usize {
+        self.lite.read(addr);
+        self.lite_issued += 1;
+        self.lite_issued - 1
+    }
+
+    /// The data of answered register access `idx` (a read's value).
+    pub fn lite_value(&self, idx: usize) -> Option<u32> {
+        self.lite.done().get(idx).map(|d| d.data)
     }
 
     /// Queues the writes of RRT entry `index` (the observer learns the commit at its answer: no
@@ -350,8 +389,47 @@ impl<D: NicPorts> Node<D> {
         self.lite_queue(
             regs::nic_enable::ADDR,
             regs::nic_enable::ENABLE.place(1),
-            None,
+            Some(ObsEv::NicEnable { on: true }),
         );
+    }
+
+    /// Stops (`on = false`) or starts the NIC through `nic_enable` (protocol §1.1), once the frame
+    /// being received and the commands on the bus are done; meanwhile and until the write is
+    /// answered no frame is received and no slot is free. A second call replaces a change not
+    /// yet written.
+    pub fn set_nic_enable(&mut self, on: bool) {
+        match self.enable_change {
+            None | Some(EnableChange::Quiesce(_)) => {
+                self.enable_change = Some(EnableChange::Quiesce(on));
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Whether a `nic_enable` change is still in progress.
+    pub fn enable_changing(&self) -> bool {
+        self.enable_change.is_some()
+    }
+
+    fn step_enable_change(&mut self) {
+        self.enable_change = match self.enable_change {
+            Some(EnableChange::Quiesce(on))
+                if self.rx_cur.is_none() && self.cmd_open.is_empty() =>
+            {
+                let idx = self.lite_issued;
+                self.lite_queue(
+                    regs::nic_enable::ADDR,
+                    regs::nic_enable::ENABLE.place(u32::from(on)),
+                    Some(ObsEv::NicEnable { on }),
+                );
+                Some(EnableChange::Writing(idx))
+            }
+            Some(EnableChange::Writing(idx)) if self.lite_seen > idx => {
+                Some(EnableChange::Settle(self.cycle + 2))
+            }
+            Some(EnableChange::Settle(t)) if self.cycle >= t => None,
+            c => c,
+        };
     }
 
     /// Queues the RTL NIC's two served regions: random keys and contents (the contents loaded
@@ -394,9 +472,11 @@ impl<D: NicPorts> Node<D> {
 
     /// Whether slot `s` may get a new command this cycle.
     pub fn slot_free(&self, s: u16) -> bool {
-        self.busy
-            .get(usize::from(s))
-            .is_some_and(|b| b.is_none_or(|t| t <= self.cycle))
+        self.enable_change.is_none()
+            && self
+                .busy
+                .get(usize::from(s))
+                .is_some_and(|b| b.is_none_or(|t| t <= self.cycle))
     }
 
     /// Whether a command is still in flight on some slot.
@@ -617,7 +697,7 @@ impl<D: NicPorts> Node<D> {
         m.set_m_axi_rresp_i(so.r.as_ref().map_or(0, |r| r.resp.bits()));
         m.set_m_axi_rlast_i(u8::from(so.r.as_ref().is_some_and(|r| r.last)));
         // Receive: one frame at a time, BUS bytes per beat, first byte in lane 0.
-        if self.rx_cur.is_none() {
+        if self.rx_cur.is_none() && self.enable_change.is_none() {
             self.rx_cur = self.rx_q.pop_front().map(|f| (f, 0));
         }
         let mut rx = [0u32; MAX_WORDS];
@@ -676,6 +756,7 @@ impl<D: NicPorts> Node<D> {
     /// arrived ([`Node::deliver`]) and calls [`Node::observe`].
     pub fn step_ports(&mut self) -> Result<(), RigError> {
         self.outbox.clear();
+        self.step_enable_change();
         self.vcd_window();
         let (mo, so, _lo) = self.drive();
         let cyc = self.cycle;
@@ -739,6 +820,7 @@ impl<D: NicPorts> Node<D> {
             let ok = *r == Resp::Okay;
             if !ok {
                 self.stats.refused += 1;
+                self.refused_slots.push(slot);
                 self.busy[usize::from(slot)] = Some(cyc + 50);
             }
             self.ev
@@ -955,6 +1037,7 @@ impl<D: NicPorts> Node<D> {
                 }
                 ObsEv::Rrt { index, e } => self.obs.commit_rrt(c, index, e),
                 ObsEv::Enable { slot } => self.obs.enable_slot(slot, PID),
+                ObsEv::NicEnable { on } => self.obs.set_enabled(c, on),
             };
             r.map_err(|e| fail(format!("observer: {e}")))?;
         }

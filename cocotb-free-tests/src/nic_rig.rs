@@ -87,6 +87,8 @@ pub struct TopConfig {
     /// `InQueueDepth` (the responder's inbound queue) and `NumWriteCtx` (its write contexts).
     pub in_queue_depth: u16,
     pub write_ctx: u16,
+    /// `RspInFlight`: requests between the responder's admission and their enqueue or reply.
+    pub rsp_in_flight: u16,
     /// `NumEngines` and `Pipelined` (GCM engines of the pool).
     pub engines: u8,
     pub pipelined: bool,
@@ -100,6 +102,15 @@ pub struct TopConfig {
 }
 
 impl TopConfig {
+    /// How far below its observer's shadow the top's inbound occupancy may be when it decides
+    /// NACK or enqueue (protocol §7.2 step 4; `ObserverConfig::nack_skew`). The shadow counts a
+    /// request at its last beat and a service at its first frame; the top counts a request only
+    /// after its checks (up to `RspInFlight` requests are there) and stops counting a service
+    /// at its start: a WRITE's until its WR_RDREQ leaves (at most one per write context), a
+    /// READ's until its first RD_RESP (the one being served and the next).
+    pub fn nack_skew(&self) -> usize {
+        usize::from(self.rsp_in_flight) + usize::from(self.write_ctx) + 2
+    }
     /// Bytes of the slots' buffers (8 KB per slot).
     pub fn data_size(&self) -> u64 {
         u64::from(self.slots) * 8192
@@ -122,6 +133,7 @@ pub const SMALL: TopConfig = TopConfig {
     max_starve: 4,
     in_queue_depth: 32,
     write_ctx: 4,
+    rsp_in_flight: 4,
     engines: 1,
     pipelined: false,
     data_base: DATA_BASE,
@@ -142,6 +154,7 @@ pub const DEFAULT: TopConfig = TopConfig {
     max_starve: 16,
     in_queue_depth: 32,
     write_ctx: 16,
+    rsp_in_flight: 4,
     engines: 4,
     pipelined: true,
     data_base: 0x1_0000,

@@ -96,6 +96,8 @@ pub struct MultiRig<D: NicPorts = Dut> {
     flight: Vec<Vec<Option<InFlight>>>,
     /// Completed ops with their status, in completion order.
     pub done: Vec<(SysOp, Status)>,
+    /// Ops the initiator's NIC refused at its command port (a stopped NIC, §1.1).
+    pub refused: Vec<SysOp>,
     /// Per target: a REKEY (or a re-registration) is wanted on its readable region, so nothing
     /// new goes there until it is issued and done.
     rekey_want: Vec<bool>,
@@ -163,6 +165,7 @@ impl<D: NicPorts> MultiRig<D> {
             rng: StdRng::seed_from_u64(seed ^ 0x5359_5354),
             mix: Mix::default(),
             done: Vec::new(),
+            refused: Vec::new(),
             rekey_want: vec![false; n],
             rereg_want: vec![false; n],
             writes: Vec::new(),
@@ -214,6 +217,13 @@ impl<D: NicPorts> MultiRig<D> {
         for i in 0..self.nodes.len() {
             for c in std::mem::take(&mut self.nodes[i].records) {
                 self.completed(i, c.slot, c.status)?;
+            }
+            for s in std::mem::take(&mut self.nodes[i].refused_slots) {
+                let f = self.flight[i]
+                    .get_mut(usize::from(s))
+                    .and_then(Option::take)
+                    .ok_or_else(|| fail(format!("NIC {i}: refused command on idle slot {s}")))?;
+                self.refused.push(f.op);
             }
         }
         for (i, n) in self.nodes.iter_mut().enumerate() {
@@ -489,7 +499,10 @@ impl<D: NicPorts> MultiRig<D> {
     pub fn drain(&mut self, bound: u64) -> Result<(), RigError> {
         let end = self.cycle() + bound;
         while self.flight.iter().flatten().any(Option::is_some)
-            || self.nodes.iter().any(|n| n.any_busy() || !n.lite_idle())
+            || self
+                .nodes
+                .iter()
+                .any(|n| n.any_busy() || !n.lite_idle() || n.enable_changing())
         {
             if self.cycle() >= end {
                 return Err(fail("ops still in flight at the drain bound"));
@@ -503,6 +516,24 @@ impl<D: NicPorts> MultiRig<D> {
             n.finish().map_err(|e| fail(format!("NIC {i}: {e}")))?;
         }
         Ok(())
+    }
+
+    /// Reads register `addr` of node `i` (stepping the system until the answer).
+    ///
+    /// # Errors
+    /// No answer within 10,000 cycles, or a check failed meanwhile.
+    pub fn read_reg(&mut self, i: usize, addr: u64) -> Result<u32, RigError> {
+        let idx = self.nodes[i].lite_read(addr);
+        let end = self.cycle() + 10_000;
+        loop {
+            if let Some(v) = self.nodes[i].lite_value(idx) {
+                return Ok(v);
+            }
+            if self.cycle() >= end {
+                return Err(fail(format!("NIC {i}: register {addr:#x} never answered")));
+            }
+            self.step()?;
+        }
     }
 
     /// Completed ops by kind and status.

@@ -44,7 +44,15 @@ trait Dut {
     const BUS: usize;
     const ADDR_BITS: u32;
     fn fresh() -> Self;
-    fn drive(&mut self, m: &MasterOut, cfg: Option<Commit>, busy: u64, sub_ready: bool);
+    /// `nic_enable` low: the NIC is stopped and every beat is refused as to a disabled slot.
+    fn drive(
+        &mut self,
+        m: &MasterOut,
+        cfg: Option<Commit>,
+        busy: u64,
+        sub_ready: bool,
+        nic_enable: bool,
+    );
     fn drive_read(&mut self, ar: Option<(u32, u8)>, r_ready: bool);
     fn eval(&mut self);
     fn tick(&mut self);
@@ -92,7 +100,15 @@ macro_rules! dut {
                 m.reset(2);
                 m
             }
-            fn drive(&mut self, m: &MasterOut, cfg: Option<Commit>, busy: u64, sub_ready: bool) {
+            fn drive(
+                &mut self,
+                m: &MasterOut,
+                cfg: Option<Commit>,
+                busy: u64,
+                sub_ready: bool,
+                nic_enable: bool,
+            ) {
+                self.set_nic_enable_i(u8::from(nic_enable));
                 let aw = m.aw.clone();
                 self.set_s_axi_awvalid_i(u8::from(aw.is_some()));
                 self.set_s_axi_awid_i(aw.as_ref().map_or(0, |a| a.id) as _);
@@ -221,6 +237,7 @@ impl Reference {
         w: &WBeat,
         busy: u64,
         offered: Option<usize>,
+        stopped: bool,
     ) -> (Outcome, Option<Sub>) {
         let bytes = aw.beat_bytes(n);
         let page = bytes.start / PAGE;
@@ -229,7 +246,8 @@ impl Reference {
         }
         let slot = page as usize;
         let s = &mut self.slots[slot];
-        if !s.enabled {
+        // A stopped NIC treats every slot as disabled (protocol §1.1).
+        if !s.enabled || stopped {
             return (Outcome::Disabled, None);
         }
         if busy >> slot & 1 == 1 || offered == Some(slot) {
@@ -289,6 +307,8 @@ struct Bench<D: Dut> {
     stats: Stats,
     cycle: u64,
     first_w: Option<u64>,
+    /// `nic_enable` driven in the next cycles.
+    nic_enable: bool,
 }
 
 impl<D: Dut> Bench<D> {
@@ -306,6 +326,7 @@ impl<D: Dut> Bench<D> {
             stats: Stats::default(),
             cycle: 0,
             first_w: None,
+            nic_enable: true,
         }
     }
 
@@ -318,7 +339,8 @@ impl<D: Dut> Bench<D> {
         let cycle = self.cycle;
         let mo = self.master.outputs();
         let sub_ready = self.sub_thr.go();
-        self.dut.drive(&mo, commit, busy, sub_ready);
+        self.dut
+            .drive(&mo, commit, busy, sub_ready, self.nic_enable);
         self.dut.drive_read(None, false);
         self.dut.eval();
         let so = self.dut.slave();
@@ -335,7 +357,9 @@ impl<D: Dut> Bench<D> {
                 && (!last || self.exp_b.is_none() || mo.b_ready);
             if decide {
                 let offered = self.exp_sub.map(|s| s.slot);
-                let (out, sub) = self.reference.beat(&p.aw, p.n, &p.w, busy, offered);
+                let (out, sub) =
+                    self.reference
+                        .beat(&p.aw, p.n, &p.w, busy, offered, !self.nic_enable);
                 self.stats.beats[out as usize] += 1;
                 errs = (out == Outcome::Disabled, out == Outcome::Busy);
                 let err = self.burst_err || out != Outcome::Written;
@@ -519,6 +543,10 @@ fn random_run<D: Dut>(seed: u64, items: usize, k: Knobs) -> Result<Stats, TestCa
         });
         if rng.random_range(0..256u32) < u32::from(k.busy) {
             busy ^= 1 << rng.random_range(0..D::SLOTS);
+        }
+        // The NIC is stopped now and then, for a few dozen cycles.
+        if rng.random_range(0..256u32) < if bench.nic_enable { 2 } else { 16 } {
+            bench.nic_enable = !bench.nic_enable;
         }
         bench.step(commit, busy)?;
     }
@@ -706,7 +734,7 @@ fn reads_return_zero() {
         for _ in 0..200 {
             let rr = rng.random_bool(0.6);
             m.drive_read((!ar_done).then_some((id, len)), rr);
-            m.drive(&MasterOut::default(), None, 0, true);
+            m.drive(&MasterOut::default(), None, 0, true, true);
             Dut::eval(&mut m);
             let (ar_ready, r) = m.read();
             if ar_ready && !ar_done {

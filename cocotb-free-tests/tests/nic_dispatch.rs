@@ -32,6 +32,8 @@ trait Dut {
         disp_ready: bool,
         exp_ready: bool,
     );
+    /// `nic_enable` (low: the NIC is stopped and dispatches nothing, protocol §1.1).
+    fn set_enable(&mut self, on: bool);
     fn eval(&mut self);
     fn tick(&mut self);
     fn pop(&self) -> u32;
@@ -66,6 +68,9 @@ macro_rules! dut {
                 self.set_rsv_ready_i(u8::from(rsv_ready));
                 self.set_disp_ready_i(u8::from(disp_ready));
                 self.set_exp_ready_i(u8::from(exp_ready));
+            }
+            fn set_enable(&mut self, on: bool) {
+                self.set_enable_i(u8::from(on));
             }
             fn pop(&self) -> u32 {
                 u32::from(self.pop_o())
@@ -124,8 +129,15 @@ fn run<D: Dut>(
     let mut left: Vec<Option<Left>> = vec![None; D::SLOTS];
     let mut now = start;
     let total = cycles + 400 * D::SLOTS;
+    let mut enable = true;
     for cycle in 0..total {
         let draining = cycle >= cycles;
+        // The NIC is stopped now and then for a few dozen cycles (never while draining).
+        if rng.random_range(0..256u32) < if enable { 3 } else { 12 } {
+            enable = !enable;
+        }
+        enable |= draining;
+        dut.set_enable(enable);
         let pct = |rng: &mut StdRng, p: u8| rng.random_range(0u8..100) < p;
         let sub = (!draining && !free.is_empty() && pct(&mut rng, p_sub)).then(|| {
             let slot = free.swap_remove(rng.random_range(0..free.len()));
@@ -166,6 +178,11 @@ fn run<D: Dut>(
 
         let pop = dut.pop();
         prop_assert_eq!(pop & !valid, 0, "cycle {}: pop of an empty class", cycle);
+        prop_assert!(
+            enable || dut.rsv().is_none(),
+            "cycle {}: a reservation requested while the NIC is stopped",
+            cycle
+        );
         let reserved = dut.rsv().filter(|_| rsv_ready);
         let mut dispatches = 0;
         for (c, q) in queues.iter_mut().enumerate() {

@@ -42,7 +42,8 @@ trait Dut {
     fn fresh() -> Self;
     fn eval(&mut self);
     fn tick(&mut self);
-    fn set_inputs(&mut self, now: u32, beat: Option<&Beat>, ready: [bool; 4]);
+    /// `enable`: `nic_enable` (low: the NIC is stopped and answers to no address).
+    fn set_inputs(&mut self, now: u32, beat: Option<&Beat>, ready: [bool; 4], enable: bool);
     fn in_ready(&self) -> bool;
     /// Destination 0 = initiator, 1 = responder.
     fn desc(&self, d: usize) -> Option<Desc>;
@@ -66,8 +67,15 @@ macro_rules! dut {
         impl Dut for onerma_rtl::$m::Model {
             const BYTES: usize = $bytes;
             onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
-            fn set_inputs(&mut self, now: u32, beat: Option<&Beat>, ready: [bool; 4]) {
+            fn set_inputs(
+                &mut self,
+                now: u32,
+                beat: Option<&Beat>,
+                ready: [bool; 4],
+                enable: bool,
+            ) {
                 self.set_nic_addr_i(NIC);
+                self.set_enable_i(u8::from(enable));
                 self.set_now_i(now);
                 self.set_s_axis_rx_tvalid_i(u8::from(beat.is_some()));
                 let zero = vec![0u8; $bytes];
@@ -170,14 +178,14 @@ enum Verdict {
 }
 
 /// The expected verdict, from the model (`wire::parse` and the destination check) and the edge's
-/// tkeep rule.
-fn expect(f: &Frame) -> Verdict {
+/// tkeep rule; a NIC stopped at the frame's last beat answers to no address (protocol §1.1).
+fn expect(f: &Frame, stopped: bool) -> Verdict {
     if f.keep != Keep::Good {
         return Verdict::Malformed;
     }
     match wire::parse(&f.bytes) {
         None => Verdict::Malformed,
-        Some(h) if h.dst_nic != NIC => Verdict::Misaddressed,
+        Some(h) if h.dst_nic != NIC || stopped => Verdict::Misaddressed,
         Some(h) => Verdict::Fwd(usize::from(!matches!(
             h.msg_type,
             MsgType::RdResp
@@ -549,7 +557,13 @@ fn run<D: Dut>(
     let mut rng = StdRng::seed_from_u64(seed);
     let mut dut = D::fresh();
     let frames: Vec<Frame> = (0..n_frames).map(|_| random_frame(&mut rng)).collect();
-    let verdicts: Vec<Verdict> = frames.iter().map(expect).collect();
+    // One frame in ten arrives while the NIC is stopped (nic_enable held low over its beats).
+    let stopped: Vec<bool> = frames.iter().map(|_| rng.random_bool(0.1)).collect();
+    let verdicts: Vec<Verdict> = frames
+        .iter()
+        .zip(&stopped)
+        .map(|(f, &s)| expect(f, s))
+        .collect();
     let mut src: Source<(usize, Beat)> = Source::new(
         Throttle::eighths(rng.random(), offer).map_err(|e| TestCaseError::fail(e.to_string()))?,
     );
@@ -578,7 +592,10 @@ fn run<D: Dut>(
         let now = base.wrapping_add(cycle as u32);
         let offered = src.offer().cloned();
         let rdy: [bool; 4] = std::array::from_fn(|i| thr[i].go());
-        dut.set_inputs(now, offered.as_ref().map(|(_, b)| b), rdy);
+        let enable = offered
+            .as_ref()
+            .map_or_else(|| rng.random(), |(i, _)| !stopped[*i]);
+        dut.set_inputs(now, offered.as_ref().map(|(_, b)| b), rdy, enable);
         dut.eval();
 
         // Drop pulses: exactly in the cycle after the dropped frame's last beat.
@@ -790,7 +807,7 @@ fn throughput<D: Dut>(make: impl Fn(&mut StdRng) -> Hdr, n: usize) -> f64 {
             keep: Keep::Good,
             what: "legal",
         };
-        assert!(matches!(expect(&f), Verdict::Fwd(_)));
+        assert!(matches!(expect(&f, false), Verdict::Fwd(_)));
         for b in beats(&mut rng, &f, D::BYTES) {
             src.push(b);
             total += 1;
@@ -799,7 +816,7 @@ fn throughput<D: Dut>(make: impl Fn(&mut StdRng) -> Hdr, n: usize) -> f64 {
     let mut cycles = 0u64;
     while !src.is_idle() {
         let b = src.offer().cloned();
-        dut.set_inputs(cycles as u32, b.as_ref(), [true; 4]);
+        dut.set_inputs(cycles as u32, b.as_ref(), [true; 4], true);
         dut.eval();
         src.handshake(dut.in_ready());
         dut.tick();

@@ -26,7 +26,9 @@
 ///
 /// Refusals, decided per beat in stage B, in this order:
 ///  1. page of a slot >= NumSlots: ignored, SLVERR, no counter;
-///  2. slot disabled: ignored, SLVERR, `err_disabled_o` pulses once for the beat;
+///  2. slot disabled, or the NIC stopped (`nic_enable_i` low when the beat is decided: a stopped
+///     NIC treats every slot as disabled, protocol §1.1): ignored, SLVERR, `err_disabled_o`
+///     pulses once for the beat;
 ///  3. `busy_i[slot]`, or the slot's submission is still in the submission register: ignored,
 ///     SLVERR, `err_busy_o` pulses once for the beat;
 ///  4. page offset >= 64 (bytes of the page beyond the command): ignored, SLVERR, no counter.
@@ -97,6 +99,8 @@ module onerma_cmd_port #(
   input  logic [SlotW-1:0]       cfg_slot_i,
   input  logic                   cfg_enable_i,
   input  logic [31:0]            cfg_pid_i,
+  /// `nic_enable`: low, every beat is refused as to a disabled slot.
+  input  logic                   nic_enable_i,
 
   /// Slot busy (from the slot table): from the cycle after its submission to its completion.
   input  logic [NumSlots-1:0]    busy_i,
@@ -269,7 +273,7 @@ module onerma_cmd_port #(
   logic [8*CmdBytes-1:0] cmd_bytes;
   logic                  b_valid_q, b_ok, out_ok, err_acc_q;
 
-  assign slot_en   = enabled_q[stb_slot_q];
+  assign slot_en   = enabled_q[stb_slot_q] && nic_enable_i;
   assign slot_busy = busy_i[stb_slot_q] || (sub_valid_q && sub_slot_q == stb_slot_q);
   assign accept    = !stb_oor_q && slot_en && !slot_busy && !stb_beyond_q;
   assign byp_hit   = byp_valid_q && (byp_slot_q == stb_slot_q);

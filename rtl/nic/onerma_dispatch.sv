@@ -23,6 +23,10 @@
 ///   A granted class whose head is expired waits for the expiry path (at most `NumClasses`
 ///   cycles while `exp_ready_i` is high).
 ///
+/// **Stopped NIC** (`enable_i` low, `nic_enable` = 0, protocol §1.1): no head enters service
+/// (no reservation is requested); the expiry path runs as usual, so every queued op still leaves,
+/// as DISPATCH_TIMEOUT at its deadline, unless the NIC is enabled again first.
+///
 /// The reservation port is a request the window grants when it admits (`rsv_ready_i` comes from
 /// a flop of `onerma_window_alloc`); it is withdrawn when the picked head expires, which is why
 /// the allocator treats it as a request and not as a stream.
@@ -41,6 +45,8 @@ module onerma_dispatch #(
   input  logic                                 clk_i,
   input  logic                                 rst_ni,
   input  logic [TimeWidth-1:0]                 now_i,
+  /// `nic_enable`: low, nothing is dispatched (expiries go on).
+  input  logic                                 enable_i,
   // Class queue heads (onerma_class_queues).
   input  logic [NumClasses-1:0]                head_valid_i,
   input  logic [NumClasses-1:0][SlotWidth-1:0] head_slot_i,
@@ -128,7 +134,7 @@ module onerma_dispatch #(
   assign live          = head_valid_i[grant] && !head_expired_i[grant];
   assign look_slot_o   = head_slot_i[grant];
   assign rsv_lines_o   = look_lines_i;
-  assign rsv_valid_o   = arb_valid && live && skid_ready;
+  assign rsv_valid_o   = arb_valid && live && skid_ready && enable_i;
   assign dispatch      = rsv_valid_o && rsv_ready_i;
   // An empty grant completes at once; an expired head waits for the expiry path.
   assign arb_ready_out = dispatch || !head_valid_i[grant];

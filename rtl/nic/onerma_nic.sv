@@ -346,6 +346,7 @@ module onerma_nic #(
     .cfg_slot_i    (slot_commit_index),
     .cfg_enable_i  (slot_commit_enable),
     .cfg_pid_i     (slot_commit_pid),
+    .nic_enable_i  (nic_enable),
     .busy_i        (slot_busy),
     .sub_valid_o   (sub_valid),
     .sub_ready_i   (sub_ready),
@@ -497,6 +498,7 @@ module onerma_nic #(
   ) u_dispatch (
     .clk_i, .rst_ni,
     .now_i         (now),
+    .enable_i      (nic_enable),
     .head_valid_i  (head_valid),
     .head_slot_i   (head_slot),
     .head_expired_i(head_expired),
@@ -838,6 +840,7 @@ module onerma_nic #(
   onerma_rx_parse #(.DataWidth(DataWidth), .TimeWidth(TimeWidth)) u_rx (
     .clk_i, .rst_ni,
     .nic_addr_i         (nic_addr),
+    .enable_i           (nic_enable),
     .now_i              (now),
     .s_axis_rx_tvalid_i, .s_axis_rx_tready_o, .s_axis_rx_tdata_i, .s_axis_rx_tkeep_i,
     .s_axis_rx_tlast_i,
@@ -1882,7 +1885,7 @@ module onerma_nic #(
   // sealer's own asg / drop of a WR_DATA job and the failure itself are enough).
   // The queue heads' arrival times, the READ server's failure (the DMA answer itself is
   // counted above), the context job's kind (the sealer needs only the context).
-  assign unused = ^{nic_enable, recd_ok, q_wr_time, q_rd_time, rd_fail, rd_fail_status,
+  assign unused = ^{recd_ok, q_wr_time, q_rd_time, rd_fail, rd_fail_status,
                     g_dout_valid[2], seal_sent_meta,
                     q_rd_entry.key_gen, rrt_rd_key_gen[1:0],
                     head_slot, seal_drop_meta, asg_meta[1:0], nic_time[63:TimeWidth],

@@ -14,7 +14,8 @@
 ///   claimed payload (at most `ChunkBytes / Bytes` beats), its remaining beats are drained at
 ///   full rate and it is counted once, at its last beat.
 /// - **Checks.** Exactly `wire::parse` of the golden model, then `dst_nic == nic_addr_i`:
-///   malformed wins over misaddressed. The header checks run on the header as it completes
+///   malformed wins over misaddressed. A stopped NIC (`enable_i` low in the cycle of the last
+///   beat, protocol §1.1) answers to no address: every well-formed frame is misaddressed. The header checks run on the header as it completes
 ///   (registered), the length, oversize and `tkeep` checks at the last beat.
 /// - **Outputs.** The descriptor FIFO's head steers: a forwarded frame's descriptor is offered on
 ///   the destination's descriptor stream; after it is accepted, its payload beats are offered on
@@ -48,6 +49,8 @@ module onerma_rx_parse #(
   input  logic                 rst_ni,
   /// This NIC's fabric address (constant while enabled, protocol §1).
   input  logic [31:0]          nic_addr_i,
+  /// `nic_enable`, sampled at each frame's last beat.
+  input  logic                 enable_i,
   /// NIC time; a frame's `t_rx` is its value in the cycle the last beat is accepted.
   input  logic [TimeWidth-1:0] now_i,
 
@@ -250,8 +253,8 @@ module onerma_rx_parse #(
   // chunk_len <= ChunkBytes and so bound the length), plus oversize and tkeep; then dst_nic.
   assign malformed    = !in_hdr_done || !hdr_ok_q || beat_q == BeatW'(MaxBeats) ||
                         bad_keep_q || !keep_prefix || frame_len != exp_len_q;
-  assign misaddressed = !malformed && !dst_ok_q;
-  assign fwd          = !malformed && dst_ok_q;
+  assign misaddressed = !malformed && !(dst_ok_q && enable_i);
+  assign fwd          = !malformed && dst_ok_q && enable_i;
   assign has_data     = stored_q || store_beat;
 
   // The tag: the last 16 bytes of {previous beat's last 16 lanes, this beat's n_bytes lanes}.

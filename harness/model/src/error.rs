@@ -60,6 +60,8 @@ pub enum ChoiceError {
     Starvation(u8),
     #[error("message counter exhausted: the NIC may not send")]
     CounterExhausted,
+    #[error("the NIC is stopped (nic_enable = 0): nothing is dispatched")]
+    Stopped,
     #[error("inbound queue {0:?} is empty")]
     EmptyInbound(InQueue),
     #[error("the head of inbound queue {0:?} cannot be served now: {1}")]

@@ -356,7 +356,8 @@ impl Nic {
         if bytes.is_empty() || end > Cmd::BYTES {
             return Err(SubmitError::BadLength(end));
         }
-        if !s.enabled {
+        // A stopped NIC treats every slot as disabled (§1.1).
+        if !s.enabled || self.stopped {
             self.sh.counters.err_disabled_slot += 1;
             return Err(SubmitError::DisabledSlot(slot));
         }

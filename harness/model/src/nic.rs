@@ -299,6 +299,12 @@ pub struct Nic {
     /// can revive it (the device's service shows only when its WR_RDREQ leaves, up to `tx_lag`
     /// after the decision).
     pub(crate) write_age_lag: u64,
+    /// Manual mode: the NACK skew (§7.2 step 4): with the occupancy in `[nack_depth,
+    /// nack_depth + nack_skew)` a request is enqueued but may turn out NACKed by the device.
+    pub(crate) nack_skew: usize,
+    /// `nic_enable = 0` (§1.1): frames are dropped as misaddressed, command writes refused as to
+    /// disabled slots, nothing is dispatched. A NIC is built enabled (the driver's bring-up done).
+    pub(crate) stopped: bool,
     last_now: u64,
     wake_at: Option<u64>,
     /// Every driver commit of the RRT `(cycle, region, entry, generation)`, when logging host writes
@@ -352,6 +358,8 @@ impl Nic {
             manual: false,
             admit_slack: 0,
             write_age_lag: 0,
+            nack_skew: 0,
+            stopped: false,
             last_now: 0,
             wake_at: None,
             rrt_log: cfg.log_host_writes.then(Vec::new),
@@ -379,6 +387,29 @@ impl Nic {
     /// [`Nic::serve_inbound`], the hardware's choices, each checked for legality.
     pub fn set_manual(&mut self, manual: bool) {
         self.manual = manual;
+    }
+
+    /// The driver wrote `nic_enable` at `now` (§1.1): `false` stops the NIC, `true` starts it
+    /// again. Timers due by `now` fire first; a started NIC dispatches at once (automatic mode).
+    ///
+    /// # Errors
+    /// Time went back, or an internal inconsistency of the model.
+    pub fn set_enabled(
+        &mut self,
+        now: u64,
+        enabled: bool,
+        out: &mut Outputs,
+    ) -> Result<(), ModelError> {
+        let now = self.clock(now)?;
+        self.fire_timers(now, out)?;
+        self.stopped = !enabled;
+        self.pump(now, out)
+    }
+
+    /// Whether `nic_enable` is 1.
+    #[must_use]
+    pub fn enabled(&self) -> bool {
+        !self.stopped
     }
 
     /// Sets the `count` part of the message counter (tests of exhaustion; a reset sets 1).
@@ -540,7 +571,8 @@ impl Nic {
     /// dispatch, restricted by the anti-starvation bound.
     #[must_use]
     pub fn ready_classes(&self) -> Vec<u8> {
-        if self.sh.window.free() < crate::wire::QUANTUM_LINES || !self.sh.can_send() {
+        if self.stopped || self.sh.window.free() < crate::wire::QUANTUM_LINES || !self.sh.can_send()
+        {
             return Vec::new();
         }
         self.ini.ready_classes()
@@ -682,6 +714,9 @@ impl Nic {
         if !self.sh.can_send() {
             return Err(ChoiceError::CounterExhausted);
         }
+        if self.stopped {
+            return Err(ChoiceError::Stopped);
+        }
         if !self.ini.may_dispatch(class) {
             return Err(ChoiceError::Starvation(class));
         }
@@ -819,7 +854,10 @@ impl Nic {
         }
         loop {
             let mut progressed = false;
-            if self.sh.window.free() >= crate::wire::QUANTUM_LINES && self.sh.can_send() {
+            if !self.stopped
+                && self.sh.window.free() >= crate::wire::QUANTUM_LINES
+                && self.sh.can_send()
+            {
                 let mut buf = [0u8; crate::config::MAX_CLASSES];
                 let n = self.ini.ready_into(&mut buf);
                 let ready = &buf[..n];

@@ -23,7 +23,8 @@
 //!
 //! The shadow's memory takes only the bytes `D` was seen writing, so later READ services compare
 //! against `D`'s memory. Assumptions (docs/model.md): no op reads host bytes another op is
-//! writing at the same time; the NACK threshold is exact (no skew).
+//! writing at the same time; within [`ObserverConfig::nack_skew`] of the NACK threshold both
+//! choices are legal (0: the threshold is exact).
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -84,6 +85,11 @@ pub struct ObserverConfig {
     /// Most cycles from the cycle a record's `total_delay` counts to, to the record's write on
     /// the bus: 16 cycles of formatting plus the host write channel's queue (`Drain`, §6.4).
     pub record_lag: u64,
+    /// Most inbound requests the device may have taken out of its queues (services started)
+    /// before the observer sees them (their first frame): near `nack_depth` the device's
+    /// occupancy may be this much below the shadow's, so both NACK and enqueue are legal there
+    /// (protocol §7.2 step 4). 0: the threshold is exact.
+    pub nack_skew: usize,
 }
 
 impl ObserverConfig {
@@ -110,6 +116,7 @@ impl ObserverConfig {
             margin: cfg.rx_crypto_max + cfg.host_read_max + cfg.host_write_max,
             tx_lag,
             record_lag,
+            nack_skew: 0,
         }
     }
 }
@@ -318,6 +325,9 @@ pub struct Observer {
     /// before the frame that shows the service.
     reads: Vec<(u64, u64, u64)>,
     last_counter: Option<u64>,
+    /// The cycle the driver last stopped the device (`nic_enable = 0`): a request seen up to
+    /// `tx_lag` later may come from a dispatch made before the stop.
+    stopped_at: Option<u64>,
     now: u64,
     stats: ObserverStats,
 }
@@ -423,6 +433,7 @@ impl Observer {
         let mut shadow = Nic::with_host(sc, Box::new(host))?;
         shadow.set_manual(true);
         shadow.write_age_lag = cfg.tx_lag;
+        shadow.nack_skew = cfg.nack_skew;
         if let Some(d) = device {
             for r in 0..nic.num_regions {
                 if let Some(e) = d.rrt(r).filter(|e| e.valid != 0) {
@@ -435,6 +446,10 @@ impl Observer {
                 }
             }
             shadow.set_count(d.sh.count());
+            shadow.stopped = d.stopped;
+        } else {
+            // Out of reset `nic_enable` is 0: the driver's write starts the device.
+            shadow.stopped = true;
         }
         shadow.sh.shadow = Some(ShadowTap::default());
         Ok(Self {
@@ -451,6 +466,7 @@ impl Observer {
             recent_rsv: Vec::new(),
             reads: Vec::new(),
             last_counter: None,
+            stopped_at: None,
             now: 0,
             stats: ObserverStats::default(),
         })
@@ -504,6 +520,24 @@ impl Observer {
     /// As [`Nic::disable_slot`].
     pub fn disable_slot(&mut self, slot: u16) -> Result<(), ObserveError> {
         Ok(self.shadow.disable_slot(slot)?)
+    }
+
+    /// The driver wrote `nic_enable` at `now` (§1.1). The caller must not let a frame's last
+    /// beat or a command write reach the device between the register write and `now`: the
+    /// device judges those by the value in force at that cycle.
+    ///
+    /// # Errors
+    /// Time went back, or the shadow failed.
+    pub fn set_enabled(&mut self, now: u64, enabled: bool) -> Result<(), ObserveError> {
+        self.sync(now)?;
+        if !enabled && self.shadow.enabled() {
+            self.stopped_at = Some(now);
+        }
+        let mut out = std::mem::take(&mut self.out);
+        let r = self.shadow.set_enabled(now, enabled, &mut out);
+        self.out = out;
+        r?;
+        self.collect(now)
     }
 
     /// The driver committed an RRT entry at `now`.
@@ -644,6 +678,14 @@ impl Observer {
                 self.serve(now, InQueue::Read, &h)?
             }
             MsgType::WrRdreq => self.serve(now, InQueue::Write, &h)?,
+            MsgType::Nack if self.match_frame(&h).is_none() => {
+                // A request the shadow enqueued within the NACK skew.
+                let mut out = std::mem::take(&mut self.out);
+                let r = self.shadow.nack_either(h.dst_nic, h.prev_counter, &mut out);
+                self.out = out;
+                r?;
+                self.collect(now)?;
+            }
             _ => {}
         }
         let Some(i) = self.match_frame(&h) else {
@@ -772,6 +814,14 @@ impl Observer {
         if let Some(t) = self.shadow.sh.shadow.as_mut() {
             t.counter = Some(h.counter);
         }
+        // A dispatch the device made before a stop shows up to `tx_lag` after it.
+        let restop = self.shadow.stopped
+            && self
+                .stopped_at
+                .is_some_and(|t| now <= t.saturating_add(self.cfg.tx_lag));
+        if restop {
+            self.shadow.stopped = false;
+        }
         let mut out = std::mem::take(&mut self.out);
         let mut before = self.shadow.window_free();
         let mut r = self.shadow.dispatch(now, class, &mut out);
@@ -799,6 +849,9 @@ impl Observer {
             self.recent_rsv.push((now, lines));
         }
         self.out = out;
+        if restop {
+            self.shadow.stopped = true;
+        }
         if let Some(t) = self.shadow.sh.shadow.as_mut() {
             t.counter = None;
         }
@@ -815,6 +868,18 @@ impl Observer {
     /// The device's first frame of a service reveals the service of a queue head. A head whose
     /// region changed since its check is discarded silently, so serve until frames come.
     fn serve(&mut self, now: u64, q: InQueue, h: &Hdr) -> Result<(), ObserveError> {
+        // Heads the shadow enqueued within the NACK skew ahead of the one served: the device
+        // NACKed them (their NACKs are owed now).
+        while let Some((src, counter, true)) = self.shadow.inbound_head(q) {
+            if (src, counter) == (h.dst_nic, h.prev_counter) {
+                break;
+            }
+            let mut out = std::mem::take(&mut self.out);
+            let r = self.shadow.nack_either(src, counter, &mut out);
+            self.out = out;
+            r?;
+            self.collect(now)?;
+        }
         if q == InQueue::Write {
             let full = self.shadow.window_free() < wire::QUANTUM_LINES;
             if full || !self.shadow.rsp.ctx_is_free(h.ctx) {

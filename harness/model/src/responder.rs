@@ -40,6 +40,9 @@ pub enum InQueue {
 #[derive(Debug, Clone)]
 struct InReq {
     id: u64,
+    /// Enqueued with the occupancy within the NACK skew of `nack_depth` (observer, §7.2 step
+    /// 4): the device may have NACKed it instead.
+    either: bool,
     hdr: Hdr,
     kd: CipherKey,
     generation: u16,
@@ -215,7 +218,8 @@ impl Nic {
         let Some(h) = wire::parse(frame) else {
             return Ok(RxOutcome::Dropped(DropReason::Malformed));
         };
-        if h.dst_nic != self.cfg.nic_addr {
+        // A stopped NIC answers to no address (§1.1).
+        if self.stopped || h.dst_nic != self.cfg.nic_addr {
             return Ok(RxOutcome::Dropped(DropReason::Misaddressed));
         }
         match h.msg_type {
@@ -307,10 +311,15 @@ impl Nic {
             self.sh.counters.req_access_err += 1;
             return self.reply(h, MsgType::AccessErr, Status::RemoteAccessError, &kd, out);
         }
-        if self.rsp.occupancy() >= usize::from(self.cfg.nack_depth) {
+        // §7.2 step 4. An observer's shadow sees the device's services late, so its occupancy
+        // is at most `nack_skew` above the device's: within that skew of the threshold either
+        // choice is legal, and the shadow enqueues until the device shows a NACK.
+        let (occ, depth) = (self.rsp.occupancy(), usize::from(self.cfg.nack_depth));
+        if occ >= depth.saturating_add(self.nack_skew) {
             self.sh.counters.req_nacked += 1;
             return self.reply(h, MsgType::Nack, Status::Nack, &kd, out);
         }
+        let either = occ >= depth;
         let q = if h.op_type == OpType::Read {
             InQueue::Read
         } else {
@@ -320,6 +329,7 @@ impl Nic {
         self.rsp.next_id += 1;
         self.rsp.queue(q).push_back(InReq {
             id,
+            either,
             hdr: h.clone(),
             kd,
             generation: row.generation,
@@ -331,6 +341,42 @@ impl Nic {
             Event::AgeOut { queue: q, id },
         );
         Ok(RxOutcome::Enqueued)
+    }
+
+    /// Observer: the device NACKed the queued request `(initiator, counter)` that the shadow
+    /// enqueued within the NACK skew (§7.2 step 4): it leaves its queue and its NACK is owed.
+    /// Returns whether there was such a request.
+    ///
+    /// # Errors
+    /// An internal inconsistency of the model.
+    pub(crate) fn nack_either(
+        &mut self,
+        initiator: u32,
+        counter: u64,
+        out: &mut Outputs,
+    ) -> Result<bool, ModelError> {
+        for q in [InQueue::Read, InQueue::Write] {
+            let queue = self.rsp.queue(q);
+            if let Some(p) = queue
+                .iter()
+                .position(|r| r.either && r.hdr.src_nic == initiator && r.hdr.counter == counter)
+                && let Some(r) = queue.remove(p)
+            {
+                self.sh.counters.req_nacked += 1;
+                self.reply(&r.hdr, MsgType::Nack, Status::Nack, &r.kd, out)?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Observer: the head of queue `q` as `(initiator, counter, either)`.
+    pub(crate) fn inbound_head(&self, q: InQueue) -> Option<(u32, u64, bool)> {
+        match q {
+            InQueue::Read => self.rsp.reads.front(),
+            InQueue::Write => self.rsp.writes.front(),
+        }
+        .map(|r| (r.hdr.src_nic, r.hdr.counter, r.either))
     }
 
     /// Observer: the device shows the service of the WRITE/REKEY request with counter `counter`

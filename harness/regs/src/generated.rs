@@ -45,7 +45,7 @@ pub mod nic_enable {
 
     /// Byte address.
     pub const ADDR: u64 = 0x004;
-    /// 1: the NIC sends and accepts messages; 0: it is stopped (the only state in which epoch and nic_addr may be written).
+    /// 1: the NIC runs. 0 (reset): it is stopped (protocol §1.1): received frames are dropped as misaddressed, command page writes are refused as to disabled slots, nothing is dispatched; ops and requests it holds still complete. The only state in which epoch, nic_addr and dispatch_timeout may be written.
     pub const ENABLE: Field = Field {
         name: "enable",
         lsb: 0,
