@@ -18,6 +18,8 @@ pub mod nic_node;
 #[cfg(feature = "nic")]
 pub mod nic_rig;
 #[cfg(feature = "nic")]
+pub mod nic_streams;
+#[cfg(feature = "nic")]
 pub mod nic_sys;
 pub mod stream;
 

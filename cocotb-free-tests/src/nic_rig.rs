@@ -203,7 +203,7 @@ macro_rules! nic_ports_trait {
             fn fresh() -> Self;
             fn eval(&mut self);
             fn tick(&mut self);
-            /// Starts a VCD of the top at `path` (debugging, [`Rig`]'s `ONERMA_RIG_VCD`).
+            /// Starts an FST wave of the top at `path` (debugging, [`Rig`]'s `ONERMA_RIG_VCD`).
             fn trace_start(&mut self, path: &std::path::Path) -> Result<(), String>;
             fn trace_stop(&mut self);
             $(fn $si(&mut self, v: impl Into<u64>);)*

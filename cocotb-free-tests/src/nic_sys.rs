@@ -12,11 +12,16 @@
 //! the readable region and WRITEs its upper half or the write-only region. A REKEY that did not
 //! complete OK leaves its region's key unknown to the initiators, so the target's driver
 //! re-registers the region under a fresh key (an RRT write while the region is quiet).
+//!
+//! A mixed system ([`MultiRig::mixed`]) makes some NICs model NICs: the golden model's own NICs
+//! (not external), with the same host memory map, regions, keys and slots as an RTL node, that
+//! initiate and serve through the same workload and the same end-to-end checks; every RTL NIC
+//! keeps its observer.
 
 use std::collections::BTreeMap;
 
-use onerma_layouts::{OpType, Status};
-use onerma_model::crypto::Key;
+use onerma_layouts::{Cmd, OpType, RrtEntry, Status};
+use onerma_model::crypto::{self, Key};
 use onerma_model::{FabricConfig, NicConfig, System};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -24,8 +29,8 @@ use rand::{Rng, SeedableRng};
 use crate::axi::MemConfig;
 use crate::nic_node::Node;
 use crate::nic_rig::{
-    Dut, NicPorts, RTL_REGION, RTL_SERVED_SIZE, RigError, fail, memory, rtl_config_for,
-    server_config_for,
+    CLIENT_PID, CQ_SIZE, Dut, NicPorts, PID, RTL_REGION, RTL_SERVED_SIZE, RigError, TopConfig,
+    fail, memory, rtl_config_for, server_config_for,
 };
 
 /// Fabric address of RTL NIC `i` of a [`MultiRig`].
@@ -86,9 +91,40 @@ struct InFlight {
     src: Vec<u8>,
 }
 
-/// N RTL NICs on one fabric (see the module documentation).
+/// A model NIC of a mixed system: the rig's copy of its served regions' keys and contents (its
+/// state is `System::nics[idx]`).
+pub struct ModelNic {
+    pub idx: usize,
+    pub keys: Vec<Key>,
+    pub served: Vec<Vec<u8>>,
+}
+
+/// The RRT entry of served region `RTL_REGION + i` under `key` in `top`'s memory map: region
+/// `RTL_REGION` readable, writable and rekeyable, `RTL_REGION + 1` writable only (an RTL node's
+/// `Node::served_entry`, for the model NICs).
+fn served_entry(top: &TopConfig, i: u16, key: &Key) -> RrtEntry {
+    RrtEntry {
+        valid: 1,
+        perm_remote_read: u8::from(i == 0),
+        perm_remote_write: 1,
+        perm_remote_rekey: u8::from(i == 0),
+        perm_local_read: 0,
+        perm_local_write: 0,
+        owner_pid: CLIENT_PID,
+        base_addr: top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE,
+        size: RTL_SERVED_SIZE,
+        key: crypto::key_to_u128(key),
+    }
+}
+
+/// N NICs on one fabric, RTL or model (see the module documentation).
 pub struct MultiRig<D: NicPorts = Dut> {
+    /// The RTL NICs, in NIC order (all of them unless the system is mixed).
     pub nodes: Vec<Node<D>>,
+    /// The model NICs of a mixed system, in NIC order.
+    pub models: Vec<ModelNic>,
+    /// Per NIC: its place in `nodes` (`Ok`) or in `models` (`Err`).
+    at: Vec<Result<usize, usize>>,
     pub sys: System,
     rng: StdRng,
     pub mix: Mix,
@@ -119,30 +155,77 @@ impl<D: NicPorts> MultiRig<D> {
         mem_cfg: MemConfig,
         p_tx_ready: f64,
     ) -> Result<Self, RigError> {
+        let all: Vec<usize> = (0..n).collect();
+        Self::mixed(n, &all, seed, fabric, mem_cfg, p_tx_ready)
+    }
+
+    /// [`MultiRig::new`] with only the NICs in `rtl` RTL (at least one); the others are model
+    /// NICs with the model server's configuration ([`server_config_for`] `D::TOP`) and the same
+    /// memory map, regions and slots, programmed here.
+    pub fn mixed(
+        n: usize,
+        rtl: &[usize],
+        seed: u64,
+        fabric: FabricConfig,
+        mem_cfg: MemConfig,
+        p_tx_ready: f64,
+    ) -> Result<Self, RigError> {
         if n < 2 {
             return Err(fail(format!(
                 "a multi-NIC system needs 2 NICs or more, got {n}"
             )));
         }
+        if rtl.is_empty() || rtl.iter().any(|&i| i >= n) {
+            return Err(fail(format!(
+                "RTL NICs {rtl:?}: at least one, each below {n}"
+            )));
+        }
+        let is_rtl = |i: usize| rtl.contains(&i);
         let cfgs: Vec<NicConfig> = (0..n)
-            .map(|i| NicConfig {
-                nic_addr: nic_addr(i),
-                // Served WRITEs wait for WR_DATA sealed by an RTL initiator: the small top's
-                // one iterative engine takes about 1,000 cycles per 1 KB chunk, behind the
-                // jobs already queued (the model server's `server_config_for` does the same).
-                server_timeout: server_config_for(&D::TOP).server_timeout,
-                ..rtl_config_for(&D::TOP)
+            .map(|i| {
+                if is_rtl(i) {
+                    NicConfig {
+                        nic_addr: nic_addr(i),
+                        // Served WRITEs wait for WR_DATA sealed by an RTL initiator: the small
+                        // top's one iterative engine takes about 1,000 cycles per 1 KB chunk,
+                        // behind the jobs already queued (as the model server's
+                        // `server_config_for`).
+                        server_timeout: server_config_for(&D::TOP).server_timeout,
+                        ..rtl_config_for(&D::TOP)
+                    }
+                } else {
+                    NicConfig {
+                        nic_addr: nic_addr(i),
+                        ..server_config_for(&D::TOP)
+                    }
+                }
             })
             .collect();
         let mut sys =
             System::new(cfgs.clone(), fabric).map_err(|e| fail(format!("system: {e}")))?;
-        for i in 0..n {
+        for i in (0..n).filter(|&i| is_rtl(i)) {
             sys.set_external(i)
                 .map_err(|e| fail(format!("external NIC {i}: {e}")))?;
+        }
+        let mut models = Vec::new();
+        for i in (0..n).filter(|&i| !is_rtl(i)) {
+            models.push(Self::program_model(&mut sys, i, seed)?);
+        }
+        let mut at = Vec::new();
+        let (mut r, mut m) = (0, 0);
+        for i in 0..n {
+            if is_rtl(i) {
+                at.push(Ok(r));
+                r += 1;
+            } else {
+                at.push(Err(m));
+                m += 1;
+            }
         }
         let nodes: Vec<Node<D>> = cfgs
             .into_iter()
             .enumerate()
+            .filter(|(i, _)| is_rtl(*i))
             .map(|(i, c)| {
                 let s = seed.wrapping_add(0x9e37_79b9 * (i as u64 + 1));
                 Node::new(
@@ -161,6 +244,8 @@ impl<D: NicPorts> MultiRig<D> {
         Ok(Self {
             flight: (0..n).map(|_| (0..slots).map(|_| None).collect()).collect(),
             nodes,
+            models,
+            at,
             sys,
             rng: StdRng::seed_from_u64(seed ^ 0x5359_5354),
             mix: Mix::default(),
@@ -175,6 +260,135 @@ impl<D: NicPorts> MultiRig<D> {
 
     pub fn cycle(&self) -> u64 {
         self.nodes.first().map_or(0, |n| n.cycle)
+    }
+
+    /// NICs on the fabric, RTL and model.
+    pub fn nics(&self) -> usize {
+        self.at.len()
+    }
+
+    /// Whether NIC `i` is an RTL NIC.
+    pub fn is_rtl(&self, i: usize) -> bool {
+        matches!(self.at.get(i), Some(Ok(_)))
+    }
+
+    /// The RTL node of NIC `i`, if it is one.
+    pub fn node(&self, i: usize) -> Option<&Node<D>> {
+        match self.at.get(i) {
+            Some(Ok(k)) => self.nodes.get(*k),
+            _ => None,
+        }
+    }
+
+    fn node_mut(&mut self, i: usize) -> Option<&mut Node<D>> {
+        match self.at.get(i) {
+            Some(Ok(k)) => self.nodes.get_mut(*k),
+            _ => None,
+        }
+    }
+
+    /// Model NIC `i`'s driver: the local regions (0: the slots' buffers, 1: the completion
+    /// records) and every slot enabled for [`PID`], as an RTL node's `setup_queue`; the two
+    /// served regions with random keys and contents, as its `serve_queue`.
+    fn program_model(sys: &mut System, i: usize, seed: u64) -> Result<ModelNic, RigError> {
+        let t = D::TOP;
+        let mut rng = StdRng::seed_from_u64(seed.wrapping_add(0x9e37_79b9 * (i as u64 + 1)));
+        let nic = sys
+            .nics
+            .get_mut(i)
+            .ok_or_else(|| fail(format!("no model NIC {i}")))?;
+        let err = |e: onerma_model::ModelError| fail(format!("model NIC {i}: {e}"));
+        for (index, base, size, rd) in [
+            (0u16, t.data_base, t.data_size(), 1u8),
+            (1, t.cq_base, CQ_SIZE, 0),
+        ] {
+            let e = RrtEntry {
+                valid: 1,
+                perm_remote_read: 0,
+                perm_remote_write: 0,
+                perm_remote_rekey: 0,
+                perm_local_read: rd,
+                perm_local_write: 1,
+                owner_pid: PID,
+                base_addr: base,
+                size,
+                key: 0,
+            };
+            nic.write_rrt(index, e).map_err(err)?;
+        }
+        for s in 0..t.slots {
+            nic.enable_slot(s, PID).map_err(err)?;
+        }
+        let mut m = ModelNic {
+            idx: i,
+            keys: Vec::new(),
+            served: Vec::new(),
+        };
+        for r in 0..2u16 {
+            let key: Key = rng.random();
+            let fill: Vec<u8> = (0..RTL_SERVED_SIZE).map(|_| rng.random()).collect();
+            if let Some(mm) = nic.mem_mut() {
+                mm.write(t.rtl_served_base + u64::from(r) * RTL_SERVED_SIZE, &fill);
+            }
+            nic.write_rrt(RTL_REGION + r, served_entry(&t, r, &key))
+                .map_err(err)?;
+            m.keys.push(key);
+            m.served.push(fill);
+        }
+        Ok(m)
+    }
+
+    /// NIC `i`'s served regions' keys as the rig holds them.
+    fn keys_mut(&mut self, i: usize) -> &mut Vec<Key> {
+        match self.at[i] {
+            Ok(k) => &mut self.nodes[k].rtl_keys,
+            Err(k) => &mut self.models[k].keys,
+        }
+    }
+
+    /// NIC `i`'s served regions' initial contents (the READ half stays so).
+    fn served(&self, i: usize) -> &[Vec<u8>] {
+        match self.at[i] {
+            Ok(k) => &self.nodes[k].rtl_served,
+            Err(k) => &self.models[k].served,
+        }
+    }
+
+    /// `len` bytes of NIC `i`'s host memory at `addr`.
+    fn host_bytes(&self, i: usize, addr: u64, len: usize) -> Vec<u8> {
+        match self.at[i] {
+            Ok(k) => {
+                let a = addr as usize;
+                self.nodes[k]
+                    .mem
+                    .bytes()
+                    .get(a..a + len)
+                    .map_or_else(Vec::new, <[u8]>::to_vec)
+            }
+            Err(_) => {
+                let mut v = vec![0u8; len];
+                if let Some(m) = self.sys.nics[i].mem() {
+                    m.read(addr, &mut v);
+                }
+                v
+            }
+        }
+    }
+
+    /// Whether NIC `i`'s slot `s` may take a new op now.
+    fn slot_free(&self, i: usize, s: u16) -> bool {
+        match self.at[i] {
+            Ok(k) => self.nodes[k].slot_free(s),
+            Err(_) => {
+                let nic = &self.sys.nics[i];
+                !nic.slot_busy(s) && nic.slot_free_at(s) <= self.cycle()
+            }
+        }
+    }
+
+    /// Whether NIC `i`'s register writes are all answered (a model NIC's are instant).
+    fn lite_idle(&self, i: usize) -> bool {
+        self.node(i).is_none_or(Node::lite_idle)
     }
 
     /// Every node programmed as its driver would (registers, local regions, slots, its two
@@ -206,16 +420,17 @@ impl<D: NicPorts> MultiRig<D> {
         }
         let now = self.cycle();
         self.sys.run_until(now);
-        for (_, dst, f) in self.sys.external_rx.drain(..) {
-            if let Some(n) = self.nodes.get_mut(dst) {
+        for (_, dst, f) in std::mem::take(&mut self.sys.external_rx) {
+            if let Some(n) = self.node_mut(dst) {
                 n.deliver([f]);
             }
         }
         if !self.sys.errors.is_empty() {
             return Err(fail(format!("model errors: {:?}", self.sys.errors)));
         }
-        for i in 0..self.nodes.len() {
-            for c in std::mem::take(&mut self.nodes[i].records) {
+        for k in 0..self.nodes.len() {
+            let i = self.nodes[k].idx;
+            for c in std::mem::take(&mut self.nodes[k].records) {
                 self.completed(i, c.slot, c.status)?;
             }
             for s in std::mem::take(&mut self.nodes[i].refused_slots) {
@@ -226,7 +441,25 @@ impl<D: NicPorts> MultiRig<D> {
                 self.refused.push(f.op);
             }
         }
-        for (i, n) in self.nodes.iter_mut().enumerate() {
+        for r in std::mem::take(&mut self.sys.reports) {
+            match r {
+                onerma_model::sim::Report::Completion { nic, c } => {
+                    self.completed(nic, c.slot, c.cpl.status)?;
+                }
+                onerma_model::sim::Report::Submitted {
+                    nic,
+                    slot,
+                    result: Err(e),
+                } => {
+                    return Err(fail(format!(
+                        "model NIC {nic}: submission on slot {slot} refused: {e}"
+                    )));
+                }
+                onerma_model::sim::Report::Submitted { .. } => {}
+            }
+        }
+        for n in &mut self.nodes {
+            let i = n.idx;
             n.observe().map_err(|e| fail(format!("NIC {i}: {e}")))?;
         }
         Ok(())
@@ -242,23 +475,29 @@ impl<D: NicPorts> MultiRig<D> {
 
     /// One cycle's submissions of the closed loop ([`MultiRig::mix`]).
     fn submit_some(&mut self) {
-        let n = self.nodes.len();
-        let slots = self.nodes[0].top.slots;
+        let n = self.nics();
+        let slots = D::TOP.slots;
         // Re-registrations (a driver's RRT write) of quiet regions whose key is unknown.
         for t in 0..n {
             if self.rereg_want[t] && !self.on_region(t, RTL_REGION, None) {
                 let key: Key = self.rng.random();
-                let node = &mut self.nodes[t];
-                node.rtl_keys[0] = key;
-                let e = node.served_entry(0, true);
-                node.rrt_queue(RTL_REGION, &e);
+                self.keys_mut(t)[0] = key;
+                if let Some(node) = self.node_mut(t) {
+                    let e = node.served_entry(0, true);
+                    node.rrt_queue(RTL_REGION, &e);
+                } else {
+                    let e = served_entry(&D::TOP, 0, &key);
+                    if let Err(e) = self.sys.nics[t].write_rrt(RTL_REGION, e) {
+                        self.sys.errors.push((self.cycle(), t, e));
+                    }
+                }
                 self.rereg_want[t] = false;
                 self.stats.reregistered += 1;
             }
         }
         for i in 0..n {
             for s in 0..slots {
-                let free = self.flight[i][usize::from(s)].is_none() && self.nodes[i].slot_free(s);
+                let free = self.flight[i][usize::from(s)].is_none() && self.slot_free(i, s);
                 if !free || !self.rng.random_bool(self.mix.p_submit) {
                     continue;
                 }
@@ -297,7 +536,7 @@ impl<D: NicPorts> MultiRig<D> {
             return true;
         }
         let busy = self.on_region(t, region, Some(OpType::Rekey))
-            || !self.nodes[t].lite_idle()
+            || !self.lite_idle(t)
             || self.rereg_want[t];
         if busy {
             return false;
@@ -330,17 +569,47 @@ impl<D: NicPorts> MultiRig<D> {
             OpType::Read => Vec::new(),
             _ => (0..len).map(|_| self.rng.random()).collect(),
         };
-        let node = &mut self.nodes[i];
-        if !src.is_empty() {
-            node.load_source(node.top.data_base + u64::from(s) * 8192, &src);
+        let buf = D::TOP.data_base + u64::from(s) * 8192;
+        let kr = self.keys_mut(t)[usize::from(region - RTL_REGION)];
+        if op == OpType::Read
+            && let Some(n) = self.node_mut(t)
+        {
+            n.expect_served_read(region, offset, len);
         }
-        let kr = self.nodes[t].rtl_keys[usize::from(region - RTL_REGION)];
-        if op == OpType::Read {
-            self.nodes[t].expect_served_read(region, offset, len);
+        let cos = self.rng.random_range(0..D::TOP.classes.min(2));
+        let cycle = self.cycle();
+        if let Some(node) = self.node_mut(i) {
+            if !src.is_empty() {
+                node.load_source(buf, &src);
+            }
+            node.submit_to(op, s, nic_addr(t), region, &kr, offset, len, cos, 1);
+        } else {
+            // A model NIC's driver: the source in its buffer, the command as `Node::submit_to`
+            // writes it (local buffer at `slot * 8192` of region 0, record at `slot * 16` of
+            // region 1).
+            if !src.is_empty()
+                && let Some(m) = self.sys.nics[i].mem_mut()
+            {
+                m.write(buf, &src);
+            }
+            let cmd = crypto::derive_kd(&kr, nic_addr(i), PID, op).map(|kd| Cmd {
+                op_type: op as u8,
+                cos,
+                length: len,
+                remote_nic: nic_addr(t),
+                remote_region: region,
+                local_region: 0,
+                cq_region: 1,
+                remote_offset: offset,
+                local_offset: u64::from(s) * 8192,
+                cq_offset: u64::from(s) * 16,
+                kd: crypto::key_to_u128(&kd),
+            });
+            match cmd.and_then(|c| c.to_bytes()) {
+                Ok(bytes) => self.sys.schedule_submit(cycle, i, s, bytes),
+                Err(e) => self.sys.errors.push((cycle, i, e.into())),
+            }
         }
-        let cos = self.rng.random_range(0..self.nodes[i].top.classes.min(2));
-        let cycle = self.nodes[i].cycle;
-        self.nodes[i].submit_to(op, s, nic_addr(t), region, &kr, offset, len, cos, 1);
         self.flight[i][usize::from(s)] = Some(InFlight {
             op: SysOp {
                 op,
@@ -373,11 +642,11 @@ impl<D: NicPorts> MultiRig<D> {
         pos: f64,
         write_only: bool,
     ) -> bool {
-        let n = self.nodes.len();
-        if i >= n || t >= n || i == t || s >= self.nodes[i].top.slots {
+        let n = self.nics();
+        if i >= n || t >= n || i == t || s >= D::TOP.slots {
             return false;
         }
-        if self.flight[i][usize::from(s)].is_some() || !self.nodes[i].slot_free(s) {
+        if self.flight[i][usize::from(s)].is_some() || !self.slot_free(i, s) {
             return false;
         }
         let len = if op == OpType::Rekey {
@@ -421,15 +690,14 @@ impl<D: NicPorts> MultiRig<D> {
             return Err(fail(format!("NIC {i}: record of idle slot {slot}")));
         };
         let mut op = f.op;
-        op.t_done = self.nodes[i].cycle;
+        op.t_done = self.cycle();
         let (t, r) = (op.target, usize::from(op.region - RTL_REGION));
         let len = usize::from(op.len);
         match (op.op, st) {
             (OpType::Read, Status::Ok) => {
-                let at = (self.nodes[i].top.data_base + u64::from(slot) * 8192) as usize;
-                let got = &self.nodes[i].mem.bytes()[at..at + len];
+                let got = self.host_bytes(i, D::TOP.data_base + u64::from(slot) * 8192, len);
                 let off = op.offset as usize;
-                let want = &self.nodes[t].rtl_served[r][off..off + len];
+                let want = &self.served(t)[r][off..off + len];
                 if got != want {
                     return Err(fail(format!("READ {op:?} OK, but the landed bytes differ")));
                 }
@@ -454,9 +722,8 @@ impl<D: NicPorts> MultiRig<D> {
                 if racing || self.writes.iter().any(overlap) {
                     self.stats.raced_writes += 1;
                 } else {
-                    let base = self.nodes[t].top.rtl_served_base + r as u64 * RTL_SERVED_SIZE;
-                    let at = (base + op.offset) as usize;
-                    if self.nodes[t].mem.bytes()[at..at + len] != f.src[..] {
+                    let base = D::TOP.rtl_served_base + r as u64 * RTL_SERVED_SIZE;
+                    if self.host_bytes(t, base + op.offset, len) != f.src {
                         return Err(fail(format!(
                             "WRITE {op:?} OK, but NIC {t}'s host memory differs from its data"
                         )));
@@ -472,7 +739,7 @@ impl<D: NicPorts> MultiRig<D> {
                     .get(..16)
                     .and_then(|k| k.try_into().ok())
                     .ok_or_else(|| fail("REKEY source shorter than a key"))?;
-                self.nodes[t].rtl_keys[0] = key;
+                self.keys_mut(t)[0] = key;
             }
             (OpType::Rekey, _) => self.rereg_want[t] = true,
             _ => {}
@@ -512,7 +779,8 @@ impl<D: NicPorts> MultiRig<D> {
         for _ in 0..2 * crate::nic_rig::HOLD {
             self.step()?;
         }
-        for (i, n) in self.nodes.iter_mut().enumerate() {
+        for n in &mut self.nodes {
+            let i = n.idx;
             n.finish().map_err(|e| fail(format!("NIC {i}: {e}")))?;
         }
         Ok(())

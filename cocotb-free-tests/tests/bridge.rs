@@ -156,7 +156,7 @@ fn two_models_in_one_process_are_independent() {
 #[test]
 fn trace_file_is_written() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(format!("bridge_probe_{}.vcd", std::process::id()));
+    let path = dir.join(format!("bridge_probe_{}.fst", std::process::id()));
     let mut m = fresh();
     m.trace_start(&path).expect("open trace");
     m.set_en_i(1);
@@ -165,16 +165,22 @@ fn trace_file_is_written() {
         m.tick();
     }
     m.trace_stop();
-    let vcd = std::fs::read_to_string(&path).expect("read trace");
+    let fst = std::fs::read(&path).expect("read trace");
     let _ = std::fs::remove_file(&path);
-    assert!(vcd.contains("$enddefinitions"), "VCD header");
-    assert!(vcd.contains("count_o"), "ports are traced");
-    // Cycle n's rising edge is at time 10n: the last of 22 edges (2 reset + 20) is #220.
-    assert!(
-        vcd.contains("\n#220\n"),
-        "time derived from the cycle count"
-    );
-    let bad = dir.join("no_such_dir").join("x.vcd");
+    // The FST header block (GTKWave's fstapi.c): tag 0 at byte 0, then big-endian u64s: the
+    // section length at 1, the start time at 9, the end time at 17, ..., the variable count at
+    // 49.
+    let be = |at: usize| {
+        fst.get(at..at + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_be_bytes)
+    };
+    assert_eq!(fst.first(), Some(&0), "FST header block");
+    assert_eq!(be(1), 329, "FST header length");
+    // Cycle n's rising edge is at time 10n: the last of 22 edges (2 reset + 20) is 220.
+    assert_eq!(be(17), 220, "time derived from the cycle count");
+    assert!(be(49) >= 4, "ports are traced: {} variables", be(49));
+    let bad = dir.join("no_such_dir").join("x.fst");
     assert!(
         m.trace_start(&bad).is_err(),
         "unopenable path reports an error"

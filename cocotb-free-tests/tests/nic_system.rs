@@ -202,7 +202,10 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: 3,
         failure_persistence: Some(Box::new(
-            proptest::test_runner::FileFailurePersistence::WithSource("regressions"),
+            proptest::test_runner::FileFailurePersistence::Direct(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/regressions/nic_system.proptest-regressions"
+            )),
         )),
         ..ProptestConfig::default()
     })]

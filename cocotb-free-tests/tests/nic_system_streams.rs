@@ -1,71 +1,44 @@
 //! Op streams on many RTL NICs as `proptest-state-machine` sequences (issue 17): each case is a
 //! system of 2 to 4 Verilated `onerma_nic` tops (small configuration) on a clean or faulty fabric
-//! and a sequence of transitions: an op (READ / WRITE / REKEY of 1 B to 4 KB, from one NIC's
-//! slot to another NIC, at a chosen place in the legal range), a run of some cycles, or a
-//! driver's re-registration of a region under a fresh key. Every transition runs against
-//! `nic_sys::MultiRig`, where every NIC's model observer checks every frame, host access and
-//! completion record, and every op that completes OK is checked end to end; the end drains every
-//! op and finishes the observers. A failing stream shrinks (fewer transitions, smaller ops,
-//! shorter runs) to a minimal one that proptest prints; its seed is kept in
-//! `nic_system_streams.regressions` beside this file and replayed first by every run.
+//! and a sequence of transitions (`nic_streams::Step`): an op (READ / WRITE / REKEY of 1 B to
+//! 4 KB, from one NIC's slot to another NIC, at a chosen place in the legal range), a run of some
+//! cycles, or a driver's re-registration of a region under a fresh key. Every transition runs
+//! against `nic_sys::MultiRig`, where every NIC's model observer checks every frame, host access
+//! and completion record, and every op that completes OK is checked end to end; the end drains
+//! every op and finishes the observers.
 //!
-//! An op whose slot is busy or that the workload's rules refuse at that moment (a REKEY to a
-//! region in use, anything to a region being rekeyed; docs/verification.md) is skipped, so every
-//! shrunk stream is still a legal one.
+//! A failing stream shrinks (fewer transitions, smaller ops, shorter runs) to a minimal one. Its
+//! seed is kept in `regressions/nic_system_streams.proptest-regressions` (replayed first by
+//! every run) and the shrunk stream itself in `regressions/nic_system_streams-<hash>.json`
+//! (replayed by `tests/nic_system_replay.rs` and by `onerma replay FILE`, which adds waves).
 
-use onerma_layouts::OpType;
-use onerma_rtl_tests::nic_rig::{Dut, fabric, memory};
-use onerma_rtl_tests::nic_sys::{Mix, MultiRig};
+use onerma_rtl_tests::nic_rig::RigError;
+use onerma_rtl_tests::nic_streams::{
+    DRAIN_BOUND, SIZES, SavedStream, Step, StreamOp, StreamSystem, run_step, stream_rig,
+};
+use onerma_rtl_tests::nic_sys::MultiRig;
 use proptest::prelude::*;
-use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};
-
-/// The system a stream runs on (drawn once per case).
-#[derive(Debug, Clone)]
-struct System {
-    nics: usize,
-    seed: u64,
-    faults: bool,
-}
-
-#[derive(Debug, Clone)]
-enum Step {
-    /// NIC `from`'s slot `slot` submits `op` of `SIZES[size]` bytes to NIC `(from + 1 + to) %
-    /// nics`, at `pos` of the legal offset range (`write_only`: a WRITE to the write-only region).
-    Op {
-        from: usize,
-        slot: u16,
-        to: usize,
-        op: OpType,
-        size: usize,
-        pos: f64,
-        write_only: bool,
-    },
-    /// The system runs this many cycles.
-    Run(u64),
-    /// NIC `nic`'s driver re-registers its readable region under a fresh key once it is quiet.
-    Reregister(usize),
-}
-
-const SIZES: [u16; 7] = [1, 16, 64, 700, 1024, 2500, 4096];
+use proptest::test_runner::{FileFailurePersistence, TestError, TestRunner, contextualize_config};
+use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
 struct Streams;
 
 impl ReferenceStateMachine for Streams {
-    type State = System;
+    type State = StreamSystem;
     type Transition = Step;
 
-    fn init_state() -> BoxedStrategy<System> {
+    fn init_state() -> BoxedStrategy<StreamSystem> {
         (2usize..=4, 1u64..1_000_000, any::<bool>())
-            .prop_map(|(nics, seed, faults)| System { nics, seed, faults })
+            .prop_map(|(nics, seed, faults)| StreamSystem { nics, seed, faults })
             .boxed()
     }
 
-    fn transitions(state: &System) -> BoxedStrategy<Step> {
+    fn transitions(state: &StreamSystem) -> BoxedStrategy<Step> {
         let n = state.nics;
         let op = prop_oneof![
-            4 => Just(OpType::Read),
-            4 => Just(OpType::Write),
-            1 => Just(OpType::Rekey),
+            4 => Just(StreamOp::Read),
+            4 => Just(StreamOp::Write),
+            1 => Just(StreamOp::Rekey),
         ];
         prop_oneof![
             6 => (0..n, 0u16..8, 0..n - 1, op, 0..SIZES.len(), 0.0f64..=1.0, any::<bool>())
@@ -84,67 +57,74 @@ impl ReferenceStateMachine for Streams {
         .boxed()
     }
 
-    fn apply(state: System, _: &Step) -> System {
+    fn apply(state: StreamSystem, _: &Step) -> StreamSystem {
         state
     }
+}
+
+fn or_panic<T>(what: &str, r: Result<T, RigError>) -> T {
+    r.unwrap_or_else(|e| panic!("{what}: {e}"))
 }
 
 impl StateMachineTest for Streams {
     type SystemUnderTest = MultiRig;
     type Reference = Streams;
 
-    fn init_test(s: &System) -> MultiRig {
-        let mut r = MultiRig::<Dut>::new(
-            s.nics,
-            s.seed,
-            fabric(s.seed, s.faults, false),
-            memory(s.seed, 6, if s.faults { 0.8 } else { 1.0 }),
-            0.95,
-        )
-        .unwrap_or_else(|e| panic!("system: {e}"));
-        // Only the stream's ops: no random submissions.
-        r.mix = Mix {
-            p_submit: 0.0,
-            ..Mix::default()
-        };
-        r.setup().unwrap_or_else(|e| panic!("setup: {e}"));
+    fn init_test(s: &StreamSystem) -> MultiRig {
+        or_panic("setup", stream_rig(s, |_| {}))
+    }
+
+    fn apply(mut r: MultiRig, s: &StreamSystem, step: Step) -> MultiRig {
+        or_panic("step", run_step(&mut r, s, &step));
         r
     }
 
-    fn apply(mut r: MultiRig, s: &System, step: Step) -> MultiRig {
-        match step {
-            Step::Op {
-                from,
-                slot,
-                to,
-                op,
-                size,
-                pos,
-                write_only,
-            } => {
-                let t = (from + 1 + to) % s.nics;
-                r.try_submit(from, slot, t, op, SIZES[size], pos, write_only);
-            }
-            Step::Run(c) => r.load(c).unwrap_or_else(|e| panic!("{e}")),
-            Step::Reregister(t) => r.reregister(t),
-        }
-        r
-    }
-
-    fn teardown(mut r: MultiRig, _: System) {
-        r.drain(400_000).unwrap_or_else(|e| panic!("drain: {e}"));
+    fn teardown(mut r: MultiRig, _: StreamSystem) {
+        or_panic("drain", r.drain(DRAIN_BOUND));
     }
 }
 
-prop_state_machine! {
-    #![proptest_config(ProptestConfig {
-        cases: 4,
-        failure_persistence: Some(Box::new(
-            proptest::test_runner::FileFailurePersistence::WithSource("regressions"),
-        )),
-        ..ProptestConfig::default()
-    })]
+/// The regressions directory (the package's `regressions/`).
+const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/regressions");
 
-    #[test]
-    fn op_streams_on_rtl_nics(sequential 1..40 => Streams);
+/// Streams of 1 to 40 transitions, 4 cases (`PROPTEST_CASES` overrides). A failure saves its
+/// seed and its shrunk stream under `regressions/` and fails the test.
+#[test]
+fn op_streams_on_rtl_nics() {
+    let mut config = contextualize_config(ProptestConfig {
+        cases: 4,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/regressions/nic_system_streams.proptest-regressions"
+        )))),
+        ..ProptestConfig::default()
+    });
+    config.test_name = Some("nic_system_streams::op_streams_on_rtl_nics");
+    config.source_file = Some(file!());
+    let mut runner = TestRunner::new(config.clone());
+    let strategy = Streams::sequential_strategy(1..40);
+    let res = runner.run(&strategy, |(init, steps, seen)| {
+        Streams::test_sequential(config.clone(), init, steps, seen);
+        Ok(())
+    });
+    match res {
+        Ok(()) => {}
+        Err(TestError::Fail(why, (system, steps, _))) => {
+            let saved = SavedStream {
+                note: format!("op_streams_on_rtl_nics, shrunk: {why}"),
+                system,
+                steps,
+            };
+            let at = saved
+                .save(std::path::Path::new(REGRESSIONS), "nic_system_streams")
+                .map_or_else(|e| format!("(not saved: {e})"), |p| p.display().to_string());
+            panic!(
+                "a stream failed: {why}\nshrunk to {} steps on {:?}, saved at {at}:\n{:#?}",
+                saved.steps.len(),
+                saved.system,
+                saved.steps
+            );
+        }
+        Err(e) => panic!("{e}"),
+    }
 }

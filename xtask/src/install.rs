@@ -47,6 +47,12 @@ fn verilator_ok() -> bool {
         .unwrap_or(false)
 }
 
+/// zlib's development files (header and `libz.so`): the Verilator bridge's FST wave writer
+/// (`verilated_fst_c.cpp`) compresses with zlib and links `-lz`. Verilator does not depend on them.
+fn zlib_ok() -> bool {
+    std::path::Path::new("/usr/include/zlib.h").is_file()
+}
+
 fn is_root() -> bool {
     std::process::Command::new("id")
         .arg("-u")
@@ -82,6 +88,13 @@ pub fn install() -> Result<()> {
                     .into(),
             ));
         }
+    }
+    if zlib_ok() {
+        println!("install: zlib development files present");
+    } else {
+        println!("install: zlib.h missing (FST waves link -lz): installing `zlib1g-dev`");
+        apt(&["update"])?;
+        apt(&["install", "-y", "zlib1g-dev"])?;
     }
     let tools = root().join(".tools");
     let stamp = tools.join("venv.stamp");

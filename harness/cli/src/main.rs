@@ -6,6 +6,7 @@ mod error;
 mod gcm_bench;
 mod gcm_vectors;
 mod nic_bench;
+mod replay;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,9 @@ enum Cmd {
     /// Run a scenario file (docs/scenarios.md) on the RTL or the model; non-zero exit on any
     /// divergence from the model.
     Run(run::Args),
+    /// Re-run a saved op stream (cocotb-free-tests/regressions/*.json) or a scenario file with
+    /// FST waves of the RTL NICs; prints the first divergence and the wave files.
+    Replay(replay::Args),
     /// Run AES-GCM test vectors (Wycheproof aes_gcm_test.json schema) through the RTL engine.
     GcmVectors(gcm_vectors::Args),
 }
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Cmd::Demo(a) => demo::run(&a),
         Cmd::Bench(a) => bench::run(&a),
         Cmd::Run(a) => run::run(&a),
+        Cmd::Replay(a) => replay::run(&a),
         Cmd::GcmVectors(a) => gcm_vectors::run(&a),
     };
     match r {

@@ -1,7 +1,8 @@
 //! `onerma run SCENARIO.json`: a system of NICs and a workload from a scenario file
 //! (docs/scenarios.md), on the RTL (N Verilated `onerma_nic`, every output checked by the
-//! model's observers) or on the golden model alone. Prints the outcome and the agreement with
-//! the model; exits non-zero on any divergence.
+//! model's observers), on a mixed system (the scenario's `rtl_nics` RTL, the others model NICs,
+//! on the same rig) or on the golden model alone. Prints the outcome and the agreement with the
+//! model; exits non-zero on any divergence.
 
 use crate::error::CliError;
 use onerma_layouts::{OpType, Status};
@@ -14,7 +15,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The scenario file (JSON, docs/scenarios.md).
     scenario: PathBuf,
-    /// `rtl`: N Verilated NICs, each checked by a model observer; `model`: the golden model.
+    /// `rtl`: N Verilated NICs, each checked by a model observer; `mixed`: the scenario's
+    /// `rtl_nics` RTL and the others model NICs; `model`: the golden model.
     #[arg(long, default_value = "rtl")]
     backend: String,
     /// Print the outcome as one JSON object instead of a table.
@@ -24,10 +26,10 @@ pub struct Args {
     /// cycle order (RTL backend; written also when the run diverges).
     #[arg(long)]
     trace: Option<PathBuf>,
-    /// A VCD of one NIC's top: `NIC:PATH:FROM:TO` (cycles `[FROM, TO)`; RTL backend). Open it
-    /// in GTKWave or Surfer.
-    #[arg(long)]
-    vcd: Option<String>,
+    /// An FST wave of one RTL NIC's top: `NIC:PATH:FROM:TO` (cycles `[FROM, TO)`). Open it
+    /// in GTKWave or Surfer. (`--vcd` is the old name; the file is FST.)
+    #[arg(long, alias = "vcd")]
+    wave: Option<String>,
 }
 
 /// A scenario file (docs/scenarios.md). Every field but `nics` has a default.
@@ -36,8 +38,11 @@ pub struct Args {
 pub struct Scenario {
     /// What the scenario shows (printed).
     pub description: String,
-    /// NICs on the fabric (2..=8 on the RTL backend).
+    /// NICs on the fabric (2..=8 on the RTL and mixed backends).
     pub nics: usize,
+    /// The NICs that are RTL on the mixed backend (the others are model NICs); default: the
+    /// even-numbered ones. Ignored by the other backends.
+    pub rtl_nics: Option<Vec<usize>>,
     pub seed: u64,
     /// Cycles of workload; every op then drains (at most `drain_bound` more cycles).
     pub cycles: u64,
@@ -52,6 +57,7 @@ impl Default for Scenario {
         Self {
             description: String::new(),
             nics: 2,
+            rtl_nics: None,
             seed: 1,
             cycles: 30_000,
             drain_bound: 400_000,
@@ -132,6 +138,8 @@ impl Default for MixSpec {
 pub struct Outcome {
     pub backend: String,
     pub nics: usize,
+    /// The RTL NICs (every NIC on the `rtl` backend, none on `model`).
+    pub rtl_nics: Vec<usize>,
     pub cycles: u64,
     /// Completed ops by `"OP STATUS"`.
     pub ops: std::collections::BTreeMap<String, u64>,
@@ -146,10 +154,15 @@ pub struct Outcome {
 }
 
 fn load(a: &Args) -> Result<Scenario, CliError> {
-    let text = std::fs::read_to_string(&a.scenario)
-        .map_err(|e| CliError::Usage(format!("{}: {e}", a.scenario.display())))?;
+    load_path(&a.scenario)
+}
+
+/// Reads and range-checks a scenario file.
+pub fn load_path(path: &std::path::Path) -> Result<Scenario, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
     let sc: Scenario = serde_json::from_str(&text)
-        .map_err(|e| CliError::Usage(format!("{}: {e}", a.scenario.display())))?;
+        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
     let p = |x: f64| (0.0..=1.0).contains(&x);
     let ok = sc.cycles > 0
         && sc.cycles <= 10_000_000
@@ -168,11 +181,14 @@ fn load(a: &Args) -> Result<Scenario, CliError> {
         .all(p)
         && sc.host.p_ready > 0.0
         && sc.mix.p_write + sc.mix.p_rekey <= 1.0
-        && sc.fabric.jitter_mean >= 0.0;
+        && sc.fabric.jitter_mean >= 0.0
+        && sc.rtl_nics.as_ref().is_none_or(|v| {
+            !v.is_empty() && v.iter().all(|&i| i < sc.nics) && (1..v.len()).all(|k| v[k - 1] < v[k])
+        });
     if !ok {
         return Err(CliError::Usage(format!(
             "{}: a field is out of range (docs/scenarios.md)",
-            a.scenario.display()
+            path.display()
         )));
     }
     Ok(sc)
@@ -181,11 +197,12 @@ fn load(a: &Args) -> Result<Scenario, CliError> {
 pub fn run(a: &Args) -> Result<(), CliError> {
     let sc = load(a)?;
     let out = match a.backend.as_str() {
-        "rtl" => run_rtl(&sc, a)?,
+        "rtl" => run_rtl(&sc, a, false)?,
+        "mixed" => run_rtl(&sc, a, true)?,
         "model" => run_model(&sc)?,
         b => {
             return Err(CliError::Usage(format!(
-                "--backend must be rtl or model, got {b}"
+                "--backend must be rtl, mixed or model, got {b}"
             )));
         }
     };
@@ -210,14 +227,33 @@ pub fn run(a: &Args) -> Result<(), CliError> {
 
 /// The RTL backend's system, ready to load (setup done).
 pub fn rtl_system(sc: &Scenario) -> Result<MultiRig, RigError> {
+    let all: Vec<usize> = (0..sc.nics).collect();
+    system(sc, &all, |_| {})
+}
+
+/// The mixed backend's RTL NICs: the scenario's `rtl_nics`, or the even-numbered NICs.
+pub fn mixed_rtl_nics(sc: &Scenario) -> Vec<usize> {
+    sc.rtl_nics
+        .clone()
+        .unwrap_or_else(|| (0..sc.nics).step_by(2).collect())
+}
+
+/// The system of `sc` with the NICs `rtl` RTL (the others model NICs), `configure`d (e.g.
+/// waves from cycle 0), then set up, ready to load.
+pub fn system(
+    sc: &Scenario,
+    rtl: &[usize],
+    configure: impl FnOnce(&mut MultiRig),
+) -> Result<MultiRig, RigError> {
     let mut f = fabric(sc.seed, false, false);
     f.latency = sc.fabric.latency;
     f.jitter_mean = sc.fabric.jitter_mean;
     f.drop = sc.fabric.drop;
     f.duplicate = sc.fabric.duplicate;
     f.reorder = sc.fabric.reorder;
-    let mut r = MultiRig::<Dut>::new(
+    let mut r = MultiRig::<Dut>::mixed(
         sc.nics,
+        rtl,
         sc.seed,
         f,
         memory(sc.seed, sc.host.latency, sc.host.p_ready),
@@ -229,30 +265,43 @@ pub fn rtl_system(sc: &Scenario) -> Result<MultiRig, RigError> {
         p_rekey: sc.mix.p_rekey,
         sizes: sc.mix.sizes.clone(),
     };
+    configure(&mut r);
     r.setup()?;
     Ok(r)
 }
 
-fn run_rtl(sc: &Scenario, a: &Args) -> Result<Outcome, CliError> {
+fn run_rtl(sc: &Scenario, a: &Args, mixed: bool) -> Result<Outcome, CliError> {
     if !(2..=8).contains(&sc.nics) {
         return Err(CliError::Usage(format!(
-            "the RTL backend runs 2..=8 NICs, the scenario has {}",
+            "the RTL and mixed backends run 2..=8 NICs, the scenario has {}",
             sc.nics
         )));
     }
-    let vcd = a.vcd.as_deref().map(parse_vcd).transpose()?;
+    let rtl: Vec<usize> = if mixed {
+        mixed_rtl_nics(sc)
+    } else {
+        (0..sc.nics).collect()
+    };
+    let wave = a.wave.as_deref().map(parse_wave).transpose()?;
+    if let Some((i, ..)) = &wave
+        && !rtl.contains(i)
+    {
+        return Err(CliError::Usage(format!(
+            "--wave: NIC {i} is not an RTL NIC"
+        )));
+    }
     let t = std::time::Instant::now();
-    let mut r = rtl_system(sc).map_err(|e| CliError::CheckFailed(format!("setup: {e}")))?;
-    for n in &mut r.nodes {
-        n.log_frames = a.trace.is_some();
-    }
-    if let Some((i, path, from, to)) = vcd {
-        let node = r
-            .nodes
-            .get_mut(i)
-            .ok_or_else(|| CliError::Usage(format!("--vcd: no NIC {i}")))?;
-        node.vcd = Some((path, from, to));
-    }
+    let mut r = system(sc, &rtl, |r| {
+        for n in &mut r.nodes {
+            n.log_frames = a.trace.is_some();
+            if let Some((i, path, from, to)) = &wave
+                && n.idx == *i
+            {
+                n.vcd = Some((path.clone(), *from, *to));
+            }
+        }
+    })
+    .map_err(|e| CliError::CheckFailed(format!("setup: {e}")))?;
     // A divergence ends the run: it is reported with its cycle, NIC and field.
     let res = r.load(sc.cycles).and_then(|()| r.drain(sc.drain_bound));
     if let Some(p) = &a.trace {
@@ -264,6 +313,10 @@ fn run_rtl(sc: &Scenario, a: &Args) -> Result<Outcome, CliError> {
         }
     }
     let mut o = rtl_outcome(&r, t.elapsed().as_secs_f64());
+    if mixed {
+        o.backend = "mixed".into();
+        o.rtl_nics = rtl;
+    }
     if let Err(e) = res {
         eprintln!("divergence: {e}");
         o.divergences = 1;
@@ -272,8 +325,8 @@ fn run_rtl(sc: &Scenario, a: &Args) -> Result<Outcome, CliError> {
 }
 
 /// `NIC:PATH:FROM:TO`.
-fn parse_vcd(v: &str) -> Result<(usize, PathBuf, u64, u64), CliError> {
-    let bad = || CliError::Usage(format!("--vcd must be NIC:PATH:FROM:TO, got {v}"));
+fn parse_wave(v: &str) -> Result<(usize, PathBuf, u64, u64), CliError> {
+    let bad = || CliError::Usage(format!("--wave must be NIC:PATH:FROM:TO, got {v}"));
     let (nic, rest) = v.split_once(':').ok_or_else(bad)?;
     let mut it = rest.rsplitn(3, ':');
     let (to, from, path) = (
@@ -294,10 +347,11 @@ fn parse_vcd(v: &str) -> Result<(usize, PathBuf, u64, u64), CliError> {
 
 /// Frames in and out of every NIC (their headers) and every completion, one JSON object per
 /// line, in cycle order.
-fn write_trace(r: &MultiRig, path: &std::path::Path) -> Result<(), CliError> {
+pub fn write_trace(r: &MultiRig, path: &std::path::Path) -> Result<(), CliError> {
     use std::io::Write;
     let mut lines: Vec<(u64, serde_json::Value)> = Vec::new();
-    for (i, n) in r.nodes.iter().enumerate() {
+    for n in &r.nodes {
+        let i = n.idx;
         for (c, sent, h) in &n.frame_log {
             lines.push((
                 *c,
@@ -368,7 +422,8 @@ pub fn rtl_outcome(r: &MultiRig, wall_seconds: f64) -> Outcome {
     }
     Outcome {
         backend: "rtl".into(),
-        nics: r.nodes.len(),
+        nics: r.nics(),
+        rtl_nics: r.nodes.iter().map(|n| n.idx).collect(),
         cycles: r.cycle(),
         ops: r
             .by_status()
@@ -420,6 +475,7 @@ fn run_model(sc: &Scenario) -> Result<Outcome, CliError> {
     Ok(Outcome {
         backend: "model".into(),
         nics: sc.nics,
+        rtl_nics: Vec::new(),
         cycles: st.sim_cycles,
         ops: st.by_status.iter().map(|(k, v)| (k.clone(), *v)).collect(),
         ok_bytes: st.bytes_read_ok + st.bytes_written_ok,
@@ -446,7 +502,7 @@ pub fn print_outcome(o: &Outcome) {
         o.cycles,
         o.ok_bytes as f64 / o.cycles.max(1) as f64
     );
-    if o.backend == "rtl" {
+    if o.backend != "model" {
         // The small top's clock: 250 MHz (`clk_period_ps` 4000).
         let us = |c: u64| c as f64 * 4e-3;
         let [p50, p90, p99, max] = o.latency;
@@ -460,9 +516,10 @@ pub fn print_outcome(o: &Outcome) {
         );
         let [f, w, rd, rc] = o.checked;
         println!(
-            "checked by {} model observers: {f} frames, {w} host writes, {rd} host reads, {rc} \
-             completion records",
-            o.nics
+            "checked by {} model observers (RTL NICs {:?}): {f} frames, {w} host writes, {rd} \
+             host reads, {rc} completion records",
+            o.rtl_nics.len(),
+            o.rtl_nics
         );
     } else {
         println!("total_delay max {} cycles", o.latency[3]);
@@ -473,7 +530,7 @@ pub fn print_outcome(o: &Outcome) {
             .iter()
             .any(|(k, n)| *n > 0 && k.starts_with(&format!("{op:?}")) && k.ends_with("Ok"))
     };
-    if o.backend == "rtl" && !(ok(OpType::Read) || ok(OpType::Write)) {
+    if o.backend != "model" && !(ok(OpType::Read) || ok(OpType::Write)) {
         println!("(no READ or WRITE completed OK)");
     }
 }
@@ -495,7 +552,7 @@ mod tests {
                     backend: "rtl".into(),
                     json: false,
                     trace: None,
-                    vcd: None,
+                    wave: None,
                 };
                 let sc = load(&a).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 assert!((2..=8).contains(&sc.nics), "{}", path.display());
@@ -503,6 +560,50 @@ mod tests {
             }
         }
         assert!(n >= 3, "{n} scenarios");
+    }
+
+    /// `scenarios/mixed-3nic.json` on the mixed backend, shortened to 6,000 cycles of workload:
+    /// NICs 0 and 2 RTL, NIC 1 a model NIC; no divergence, and ops completed OK both from the
+    /// model NIC to the RTL ones and from the RTL NICs to the model one.
+    #[test]
+    fn mixed_scenario_runs() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/mixed-3nic.json");
+        let a = Args {
+            scenario: path,
+            backend: "mixed".into(),
+            json: false,
+            trace: None,
+            wave: None,
+        };
+        let mut sc = load(&a).expect("mixed-3nic.json");
+        sc.cycles = 6_000;
+        sc.mix.p_submit = 0.004;
+        let rtl = mixed_rtl_nics(&sc);
+        assert_eq!(rtl, vec![0, 2]);
+        let mut r = system(&sc, &rtl, |_| {}).expect("setup");
+        assert!(!r.is_rtl(1) && r.is_rtl(0) && r.is_rtl(2));
+        r.load(sc.cycles)
+            .and_then(|()| r.drain(sc.drain_bound))
+            .unwrap_or_else(|e| panic!("divergence: {e}"));
+        let ok = |from_model: bool| {
+            r.done
+                .iter()
+                .filter(|(o, s)| *s == Status::Ok && (o.initiator == 1) == from_model)
+                .count()
+        };
+        println!("{:?}", r.by_status());
+        assert!(ok(true) > 0, "no op of the model NIC completed OK");
+        assert!(
+            r.done
+                .iter()
+                .any(|(o, s)| *s == Status::Ok && o.initiator != 1 && o.target == 1),
+            "no op of an RTL NIC to the model NIC completed OK"
+        );
+        assert!(ok(false) > 0);
+        let o = rtl_outcome(&r, 0.0);
+        assert_eq!(o.nics, 3);
+        assert_eq!(o.rtl_nics, vec![0, 2]);
     }
 
     /// A field out of range or unknown is refused, not run.
@@ -516,6 +617,9 @@ mod tests {
             r#"{"nics": 2, "mix": {"sizes": [0]}}"#,
             r#"{"nics": 2, "cycles": 0}"#,
             r#"{"nics": 2, "fabric": {"drop": 1.5}}"#,
+            r#"{"nics": 3, "rtl_nics": [3]}"#,
+            r#"{"nics": 3, "rtl_nics": []}"#,
+            r#"{"nics": 3, "rtl_nics": [1, 0]}"#,
         ]
         .into_iter()
         .enumerate()
@@ -527,7 +631,7 @@ mod tests {
                 backend: "rtl".into(),
                 json: false,
                 trace: None,
-                vcd: None,
+                wave: None,
             };
             assert!(load(&a).is_err(), "accepted: {text}");
         }

@@ -172,12 +172,13 @@ const VERILATOR_FLAGS: &[&str] = &[
     "fast",
     "--x-initial",
     "fast",
-    "--trace",
+    // FST waves (GTKWave, Surfer): compressed, so a whole multi-NIC run's waves stay small.
+    "--trace-fst",
 ];
 const RUNTIME_SOURCES: &[&str] = &[
     "verilated.cpp",
     "verilated_threads.cpp",
-    "verilated_vcd_c.cpp",
+    "verilated_fst_c.cpp",
 ];
 /// Bump when `build_top`/`base_build` change how a model is built in a way the flag lists do
 /// not capture. The generators are fingerprinted in full below.
@@ -258,8 +259,8 @@ fn base_build(tc: &Toolchain, obj_dir: &Path) -> cc::Build {
         ("VM_COVERAGE", "0"),
         ("VM_SC", "0"),
         ("VM_TRACE", "1"),
-        ("VM_TRACE_FST", "0"),
-        ("VM_TRACE_VCD", "1"),
+        ("VM_TRACE_FST", "1"),
+        ("VM_TRACE_VCD", "0"),
     ] {
         b.define(k, v);
     }
@@ -361,6 +362,9 @@ fn build_runtime(tc: &Toolchain, cache: &Path) -> Result<Vec<PathBuf>, BridgeErr
     let mut h = Fnv::new();
     h.add(tc.version.as_bytes());
     h.add(CXX_FLAGS.join(" ").as_bytes());
+    // The sources and the trace format: the FST runtime is not the VCD one.
+    h.add(RUNTIME_SOURCES.join(" ").as_bytes());
+    h.add(VERILATOR_FLAGS.join(" ").as_bytes());
     let (_, objs) = cached_entry(cache, "_verilated_runtime", &h.hex(), |dir| {
         let mut b = base_build(tc, &dir.join("obj"));
         for f in RUNTIME_SOURCES {
@@ -611,6 +615,8 @@ pub fn build_all(
         top: "(link)".into(),
         message: e.to_string(),
     })?;
+    // The FST writer (verilated_fst_c.cpp, GTKWave's fstapi) compresses with zlib.
+    println!("cargo:rustc-link-lib=z");
     std::fs::write(&models_rs, text).map_err(io_err(&models_rs))?;
     Ok(models_rs)
 }
