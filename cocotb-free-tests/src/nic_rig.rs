@@ -154,7 +154,7 @@ pub const DEFAULT: TopConfig = TopConfig {
     max_starve: 16,
     in_queue_depth: 32,
     write_ctx: 16,
-    rsp_in_flight: 4,
+    rsp_in_flight: 8,
     engines: 4,
     pipelined: true,
     data_base: 0x1_0000,

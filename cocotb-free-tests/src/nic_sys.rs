@@ -433,7 +433,7 @@ impl<D: NicPorts> MultiRig<D> {
             for c in std::mem::take(&mut self.nodes[k].records) {
                 self.completed(i, c.slot, c.status)?;
             }
-            for s in std::mem::take(&mut self.nodes[i].refused_slots) {
+            for s in std::mem::take(&mut self.nodes[k].refused_slots) {
                 let f = self.flight[i]
                     .get_mut(usize::from(s))
                     .and_then(Option::take)
@@ -791,10 +791,13 @@ impl<D: NicPorts> MultiRig<D> {
     /// # Errors
     /// No answer within 10,000 cycles, or a check failed meanwhile.
     pub fn read_reg(&mut self, i: usize, addr: u64) -> Result<u32, RigError> {
-        let idx = self.nodes[i].lite_read(addr);
+        let idx = self
+            .node_mut(i)
+            .ok_or_else(|| fail(format!("NIC {i} is not an RTL NIC")))?
+            .lite_read(addr);
         let end = self.cycle() + 10_000;
         loop {
-            if let Some(v) = self.nodes[i].lite_value(idx) {
+            if let Some(v) = self.node(i).and_then(|n| n.lite_value(idx)) {
                 return Ok(v);
             }
             if self.cycle() >= end {

@@ -44,7 +44,7 @@ module onerma_nic #(
   /// InFlight): each holds its entry through the lookup, K_d and the tag check (about 100
   /// cycles), so served requests are bounded by about RspInFlight / 100 per cycle. An entry is
   /// about 800 flip-flops (header, K_d, base).
-  parameter int unsigned RspInFlight  = 4,
+  parameter int unsigned RspInFlight  = 8,
   parameter int unsigned MaxStarve    = 16,
   parameter int unsigned InQueueDepth = 32,
   parameter int unsigned NumWriteCtx  = 16,
