@@ -51,6 +51,32 @@ pub fn rrt_writes(index: u32, e: &RrtEntry) -> [(u64, u32); 11] {
     ]
 }
 
+/// The driver's two local regions of a NIC on `top`: 0 the slots' buffers (readable and
+/// writable by the NIC), 1 the completion records (writable), both owned by [`PID`].
+pub fn local_regions(top: &TopConfig) -> [(u16, RrtEntry); 2] {
+    [
+        (0u16, top.data_base, top.data_size(), 1u8),
+        (1, top.cq_base, CQ_SIZE, 0),
+    ]
+    .map(|(index, base, size, rd)| {
+        (
+            index,
+            RrtEntry {
+                valid: 1,
+                perm_remote_read: 0,
+                perm_remote_write: 0,
+                perm_remote_rekey: 0,
+                perm_local_read: rd,
+                perm_local_write: 1,
+                owner_pid: PID,
+                base_addr: base,
+                size,
+                key: 0,
+            },
+        )
+    })
+}
+
 /// An input or output of the RTL NIC, as the observer is shown it.
 #[derive(Debug)]
 pub enum ObsEv {
@@ -356,25 +382,8 @@ impl<D: NicPorts> Node<D> {
             self.lite_queue(a, v, None);
         }
         let t = self.top;
-        for (index, base, size, rd) in [
-            (0u16, t.data_base, t.data_size(), 1u8),
-            (1, t.cq_base, CQ_SIZE, 0),
-        ] {
-            self.rrt_queue(
-                index,
-                &RrtEntry {
-                    valid: 1,
-                    perm_remote_read: 0,
-                    perm_remote_write: 0,
-                    perm_remote_rekey: 0,
-                    perm_local_read: rd,
-                    perm_local_write: 1,
-                    owner_pid: PID,
-                    base_addr: base,
-                    size,
-                    key: 0,
-                },
-            );
+        for (index, e) in local_regions(&t) {
+            self.rrt_queue(index, &e);
         }
         for s in 0..t.slots {
             self.lite_queue(regs::slot_index::ADDR, u32::from(s), None);

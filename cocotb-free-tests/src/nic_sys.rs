@@ -29,8 +29,8 @@ use rand::{Rng, SeedableRng};
 use crate::axi::MemConfig;
 use crate::nic_node::Node;
 use crate::nic_rig::{
-    CLIENT_PID, CQ_SIZE, Dut, NicPorts, PID, RTL_REGION, RTL_SERVED_SIZE, RigError, TopConfig,
-    fail, memory, rtl_config_for, server_config_for,
+    CLIENT_PID, Dut, NicPorts, PID, RTL_REGION, RTL_SERVED_SIZE, RigError, TopConfig, fail, memory,
+    rtl_config_for, server_config_for,
 };
 
 /// Fabric address of RTL NIC `i` of a [`MultiRig`].
@@ -298,22 +298,7 @@ impl<D: NicPorts> MultiRig<D> {
             .get_mut(i)
             .ok_or_else(|| fail(format!("no model NIC {i}")))?;
         let err = |e: onerma_model::ModelError| fail(format!("model NIC {i}: {e}"));
-        for (index, base, size, rd) in [
-            (0u16, t.data_base, t.data_size(), 1u8),
-            (1, t.cq_base, CQ_SIZE, 0),
-        ] {
-            let e = RrtEntry {
-                valid: 1,
-                perm_remote_read: 0,
-                perm_remote_write: 0,
-                perm_remote_rekey: 0,
-                perm_local_read: rd,
-                perm_local_write: 1,
-                owner_pid: PID,
-                base_addr: base,
-                size,
-                key: 0,
-            };
+        for (index, e) in crate::nic_node::local_regions(&t) {
             nic.write_rrt(index, e).map_err(err)?;
         }
         for s in 0..t.slots {
