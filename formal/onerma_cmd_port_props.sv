@@ -13,9 +13,11 @@
 // of slot s. It predicts the submission register (valid, slot, pid, and byte p of a command of
 // slot s), the B register (one per burst, in order, SLVERR iff a beat of the burst was refused)
 // and the refusal pulses; all are asserted equal to the design. Since s and p are arbitrary,
-// every byte of every slot's command is proven. Assumed: the AXI master keeps the stream rule
-// on AW, W and AR, AWSIZE <= the bus, no burst crosses 4 KB, WLAST marks a burst's last beat.
-// Asserted besides: the stream rule on the submission, B and R outputs, zero/OKAY read data with
+// every byte of every slot's command is proven. The AXI4 port's contract is onerma_axi4_check,
+// slave side (below): assumed, the master's rules (stream rule on AW, W and AR, AWSIZE <= the
+// bus, no burst crosses 4 KB, WLAST marks a burst's last beat); asserted, the slave's (B and R
+// rules, W only once its AW is offered). Asserted besides: the stream rule on the submission
+// output, zero/OKAY read data with
 // RLAST on the burst's last beat, and the invariants tying the mask RAM, byte p of slot s's
 // buffer RAM, the read registers and the bypass to the shadow (what k-induction needs).
 `ifdef FORMAL

@@ -2,6 +2,9 @@
 
 // Properties of onerma_dma_rd, bound into it when FORMAL is defined.
 //
+// The AXI4 port's contract is onerma_axi4_check (master side: AR rules asserted, R rules
+// assumed), tied to the shadows below by invariants.
+//
 // Environment (assumed): the client request stream and the R channel follow the stream rule; a
 // request's len is 1..MaxLen (the proof's narrowing); each client numbers its requests' tags
 // 0, 1, 2, ...; R beats come only for bursts whose AR handshake is done, in AR order, with RLAST

@@ -2,6 +2,9 @@
 
 // Properties of onerma_dma_wr, bound into it when FORMAL is defined.
 //
+// The AXI4 port's contract is onerma_axi4_check (master side: AW and W rules asserted, B rules
+// assumed), tied to the shadows below by invariants.
+//
 // Environment (assumed): the client request and data streams and the B channel follow the
 // stream rule; a request's len is 1..MaxLen (the proof's narrowing); each client numbers its
 // requests' tags 0, 1, 2, ...; a B comes only for a burst whose W beats are all done. The RRT
