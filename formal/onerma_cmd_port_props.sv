@@ -13,9 +13,11 @@
 // of slot s. It predicts the submission register (valid, slot, pid, and byte p of a command of
 // slot s), the B register (one per burst, in order, SLVERR iff a beat of the burst was refused)
 // and the refusal pulses; all are asserted equal to the design. Since s and p are arbitrary,
-// every byte of every slot's command is proven. Assumed: the AXI master keeps the stream rule
-// on AW, W and AR, AWSIZE <= the bus, no burst crosses 4 KB, WLAST marks a burst's last beat.
-// Asserted besides: the stream rule on the submission, B and R outputs, zero/OKAY read data with
+// every byte of every slot's command is proven. The AXI4 port's contract is onerma_axi4_check,
+// slave side (below): assumed, the master's rules (stream rule on AW, W and AR, AWSIZE <= the
+// bus, no burst crosses 4 KB, WLAST marks a burst's last beat); asserted, the slave's (B and R
+// rules, W only once its AW is offered). Asserted besides: the stream rule on the submission
+// output, zero/OKAY read data with
 // RLAST on the burst's last beat, and the invariants tying the mask RAM, byte p of slot s's
 // buffer RAM, the read registers and the bypass to the shadow (what k-induction needs).
 `ifdef FORMAL
@@ -119,25 +121,48 @@ module onerma_cmd_port_props #(
   always_comb if (!past_valid_q) assume (!rst_ni);
 
   // ---- The AXI master's rules (assumed) and the output stream rules (asserted).
-  onerma_stream_check #(.Width(IdWidth + AddrWidth + 8 + 3), .Assume(1'b1)) u_aw_rule (
-    .clk_i, .rst_ni, .valid_i(s_axi_awvalid_i), .ready_i(s_axi_awready_o),
-    .data_i({s_axi_awid_i, s_axi_awaddr_i, s_axi_awlen_i, s_axi_awsize_i}));
-  onerma_stream_check #(.Width(DataWidth + StrbW + 1), .Assume(1'b1)) u_w_rule (
-    .clk_i, .rst_ni, .valid_i(s_axi_wvalid_i), .ready_i(s_axi_wready_o),
-    .data_i({s_axi_wdata_i, s_axi_wstrb_i, s_axi_wlast_i}));
-  onerma_stream_check #(.Width(IdWidth + 8), .Assume(1'b1)) u_ar_rule (
-    .clk_i, .rst_ni, .valid_i(s_axi_arvalid_i), .ready_i(s_axi_arready_o),
-    .data_i({s_axi_arid_i, s_axi_arlen_i}));
+  // The port's AXI4 contract: onerma_axi4_check, slave side. Assumed: the handshake rules on AW,
+  // W and AR, AWSIZE within the bus, no burst across 4 KB, WLAST on the last beat of the burst
+  // whose AW is offered, at most MaxWrites bursts without a B / MaxReads without their last R
+  // (each one more than the block can hold, so no narrowing). Asserted: W taken only once its
+  // AW is offered, the handshake rules on B and R, a B only for the oldest burst whose AW and
+  // last W were taken, with its AWID, R beats only for an accepted AR, ARLEN + 1 of them with
+  // RLAST on the last and the ARID. The port has no AWBURST / ARBURST (INCR), no ARADDR /
+  // ARSIZE (tied to 0 here).
+  localparam int unsigned MaxWrites = 4;
+  localparam int unsigned MaxReads  = 2;
+  localparam int unsigned WCntW     = $clog2(MaxWrites + 1);
+  localparam int unsigned RCntW     = $clog2(MaxReads + 1);
+  logic [WCntW-1:0] f_ax_out, f_ax_done, f_ax_hs;
+  logic [RCntW-1:0] f_ax_rout;
+  logic [7:0]       f_ax_wbeat, f_ax_wlen, f_ax_rbeat, f_ax_rlen;
+  onerma_axi4_check #(
+    .IdWidth  (IdWidth),
+    .AddrWidth(AddrWidth),
+    .DataWidth(DataWidth),
+    .Master   (1'b0),
+    .MaxWrites(MaxWrites),
+    .MaxReads (MaxReads)
+  ) u_axi (
+    .clk_i, .rst_ni,
+    .awvalid_i(s_axi_awvalid_i), .awready_i(s_axi_awready_o), .awid_i(s_axi_awid_i),
+    .awaddr_i (s_axi_awaddr_i), .awlen_i(s_axi_awlen_i), .awsize_i(s_axi_awsize_i),
+    .awburst_i(2'b01),
+    .wvalid_i (s_axi_wvalid_i), .wready_i(s_axi_wready_o), .wdata_i(s_axi_wdata_i),
+    .wstrb_i  (s_axi_wstrb_i), .wlast_i(s_axi_wlast_i),
+    .bvalid_i (s_axi_bvalid_o), .bready_i(s_axi_bready_i), .bid_i(s_axi_bid_o),
+    .bresp_i  (s_axi_bresp_o),
+    .arvalid_i(s_axi_arvalid_i), .arready_i(s_axi_arready_o), .arid_i(s_axi_arid_i),
+    .araddr_i ('0), .arlen_i(s_axi_arlen_i), .arsize_i(3'd0), .arburst_i(2'b01),
+    .rvalid_i (s_axi_rvalid_o), .rready_i(s_axi_rready_i), .rid_i(s_axi_rid_o),
+    .rdata_i  (s_axi_rdata_o), .rresp_i(s_axi_rresp_o), .rlast_i(s_axi_rlast_o),
+    .wr_out_o (f_ax_out), .wr_done_o(f_ax_done), .wr_hs_o(f_ax_hs), .w_beat_o(f_ax_wbeat),
+    .w_len_o  (f_ax_wlen), .rd_out_o(f_ax_rout), .r_beat_o(f_ax_rbeat), .r_len_o(f_ax_rlen)
+  );
+  // The other output stream.
   onerma_stream_check #(.Width(SlotW + 512 + 32), .Assume(1'b0)) u_sub_rule (
     .clk_i, .rst_ni, .valid_i(sub_valid_o), .ready_i(sub_ready_i),
     .data_i({sub_slot_o, sub_cmd_o, sub_pid_o}));
-  onerma_stream_check #(.Width(IdWidth + 2), .Assume(1'b0)) u_b_rule (
-    .clk_i, .rst_ni, .valid_i(s_axi_bvalid_o), .ready_i(s_axi_bready_i),
-    .data_i({s_axi_bid_o, s_axi_bresp_o}));
-  onerma_stream_check #(.Width(IdWidth + DataWidth + 3), .Assume(1'b0)) u_r_rule (
-    .clk_i, .rst_ni, .valid_i(s_axi_rvalid_o), .ready_i(s_axi_rready_i),
-    .data_i({s_axi_rid_o, s_axi_rdata_o, s_axi_rresp_o, s_axi_rlast_o}));
-
   // ---- Shadow burst tracker (from the ports only).
   logic                 sh_act_q;
   logic [AddrWidth-1:0] sh_addr_q;
@@ -151,15 +176,8 @@ module onerma_cmd_port_props #(
   wire [7:0]            c_left = sh_act_q ? sh_left_q : s_axi_awlen_i;
   wire [IdWidth-1:0]    c_id   = sh_act_q ? sh_id_q   : s_axi_awid_i;
 
-  always_comb if (rst_ni) begin
-    if (s_axi_awvalid_i) begin
-      assume (32'(s_axi_awsize_i) <= LaneW);
-      // The burst stays in its 4 KB page.
-      assume ((32'(s_axi_awaddr_i[11:0]) >> s_axi_awsize_i) + 32'(s_axi_awlen_i) < (4096 >> s_axi_awsize_i));
-    end
-    // WLAST marks the last beat of the burst it belongs to (known once its AW has come).
-    if (s_axi_wvalid_i && (sh_act_q || s_axi_awvalid_i)) assume (s_axi_wlast_i == (c_left == 8'd0));
-  end
+  // (AWSIZE within the bus, no 4 KB crossing and WLAST on the last beat of the burst whose AW
+  // is offered: onerma_axi4_check's assumptions above.)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -347,6 +365,39 @@ module onerma_cmd_port_props #(
         assert (((byp_hit && byp_bmask_q[p]) ? byp_data_q[8*(32'(p) % BusBytes) +: 8]
                                              : buf_rd_q[8*32'(p) +: 8]) == buf_mem[s][8*32'(p) +: 8]);
       end
+    end
+  end
+
+  // ---- The AXI4 checker's model against the design (k-induction): bursts in the B register,
+  // the stage-B register (a last beat), the burst register and an AW held at the port, oldest
+  // first; the read register.
+  logic [2:0] f_nb, f_ns, f_na, f_nh;
+  assign f_nb = 3'(s_axi_bvalid_o);
+  assign f_ns = 3'(stb_valid_q && stb_last_q);
+  assign f_na = 3'(bst_active_q);
+  assign f_nh = 3'(u_axi.aw_held_q);
+  always_comb if (rst_ni) begin
+    assert (3'(f_ax_done) == f_nb + f_ns);
+    assert (3'(f_ax_hs) == f_nb + f_ns + f_na);
+    assert (3'(f_ax_out) == f_nb + f_ns + f_na + f_nh);
+    if (stb_valid_q && !stb_last_q) assert (bst_active_q);
+    if (s_axi_bvalid_o) assert (s_axi_bid_o == u_axi.wq_q[0].id);
+    if (f_ns != '0) assert (stb_id_q == u_axi.wq_q[f_nb].id);
+    if (bst_active_q) begin
+      assert (bst_id_q == u_axi.wq_q[f_nb + f_ns].id);
+      assert (f_ax_wbeat == u_axi.wq_q[f_nb + f_ns].len - bst_left_q);
+    end else begin
+      assert (f_ax_wbeat == '0);
+    end
+    if (u_axi.aw_held_q) begin
+      assert (u_axi.wq_q[f_nb + f_ns + f_na].len == s_axi_awlen_i);
+      assert (u_axi.wq_q[f_nb + f_ns + f_na].id == s_axi_awid_i);
+    end
+    assert (32'(f_ax_rout) == 32'(rd_active_q));
+    if (rd_active_q) begin
+      assert (rd_id_q == u_axi.rq_q[0].id && f_ax_rbeat == f_ax_rlen - rd_left_q);
+    end else begin
+      assert (f_ax_rbeat == '0);
     end
   end
 

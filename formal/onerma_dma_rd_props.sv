@@ -2,6 +2,9 @@
 
 // Properties of onerma_dma_rd, bound into it when FORMAL is defined.
 //
+// The AXI4 port's contract is onerma_axi4_check (master side: AR rules asserted, R rules
+// assumed), tied to the shadows below by invariants.
+//
 // Environment (assumed): the client request stream and the R channel follow the stream rule; a
 // request's len is 1..MaxLen (the proof's narrowing); each client numbers its requests' tags
 // 0, 1, 2, ...; R beats come only for bursts whose AR handshake is done, in AR order, with RLAST
@@ -60,12 +63,14 @@ module onerma_dma_rd_props #(
   input logic                                   quiesce_o,
   input logic                                   m_axi_arvalid_o,
   input logic                                   m_axi_arready_i,
+  input logic [IdWidth-1:0]                     m_axi_arid_o,
   input logic [AddrWidth-1:0]                   m_axi_araddr_o,
   input logic [7:0]                             m_axi_arlen_o,
   input logic [2:0]                             m_axi_arsize_o,
   input logic [1:0]                             m_axi_arburst_o,
   input logic                                   m_axi_rvalid_i,
   input logic                                   m_axi_rready_o,
+  input logic [IdWidth-1:0]                     m_axi_rid_i,
   input logic [DataWidth-1:0]                   m_axi_rdata_i,
   input logic [1:0]                             m_axi_rresp_i,
   input logic                                   m_axi_rlast_i
@@ -116,25 +121,33 @@ module onerma_dma_rd_props #(
       .data_i ({rsp_tag_o[c], rsp_status_o[c]})
     );
   end
-  onerma_stream_check #(
-    .Width (DataWidth + 3),
-    .Assume(1'b1)
-  ) u_r_rule (
-    .clk_i,
-    .rst_ni,
-    .valid_i(m_axi_rvalid_i),
-    .ready_i(m_axi_rready_o),
-    .data_i ({m_axi_rdata_i, m_axi_rresp_i, m_axi_rlast_i})
-  );
-  onerma_stream_check #(
-    .Width (AddrWidth + 8 + 3 + 2),
-    .Assume(1'b0)
-  ) u_ar_rule (
-    .clk_i,
-    .rst_ni,
-    .valid_i(m_axi_arvalid_o),
-    .ready_i(m_axi_arready_i),
-    .data_i ({m_axi_araddr_o, m_axi_arlen_o, m_axi_arsize_o, m_axi_arburst_o})
+  // The AXI4 read channels: onerma_axi4_check, master side (AR asserted; R assumed: beats only
+  // for bursts whose AR handshake is done, in AR order, ARLEN + 1 beats with RLAST on the
+  // last). The write channels are not this block's (tied idle).
+  localparam int unsigned RCntW = $clog2(MaxOutstanding + 1);
+  logic [RCntW-1:0] f_ax_rout;
+  logic [7:0]       f_ax_wbeat, f_ax_wlen, f_ax_rbeat, f_ax_rlen;
+  logic [0:0]       f_ax_out, f_ax_done, f_ax_hs;
+  onerma_axi4_check #(
+    .IdWidth  (IdWidth),
+    .AddrWidth(AddrWidth),
+    .DataWidth(DataWidth),
+    .Master   (1'b1),
+    .MaxWrites(1),
+    .MaxReads (MaxOutstanding)
+  ) u_axi (
+    .clk_i, .rst_ni,
+    .awvalid_i(1'b0), .awready_i(1'b0), .awid_i('0), .awaddr_i('0), .awlen_i('0),
+    .awsize_i ('0), .awburst_i('0),
+    .wvalid_i (1'b0), .wready_i(1'b0), .wdata_i('0), .wstrb_i('0), .wlast_i(1'b0),
+    .bvalid_i (1'b0), .bready_i(1'b0), .bid_i('0), .bresp_i('0),
+    .arvalid_i(m_axi_arvalid_o), .arready_i(m_axi_arready_i), .arid_i(m_axi_arid_o),
+    .araddr_i (m_axi_araddr_o), .arlen_i(m_axi_arlen_o), .arsize_i(m_axi_arsize_o),
+    .arburst_i(m_axi_arburst_o),
+    .rvalid_i (m_axi_rvalid_i), .rready_i(m_axi_rready_o), .rid_i(m_axi_rid_i),
+    .rdata_i  (m_axi_rdata_i), .rresp_i(m_axi_rresp_i), .rlast_i(m_axi_rlast_i),
+    .wr_out_o (f_ax_out), .wr_done_o(f_ax_done), .wr_hs_o(f_ax_hs), .w_beat_o(f_ax_wbeat),
+    .w_len_o  (f_ax_wlen), .rd_out_o(f_ax_rout), .r_beat_o(f_ax_rbeat), .r_len_o(f_ax_rlen)
   );
   onerma_stream_check #(
     .Width (RrtIdxWidth),
@@ -305,9 +318,11 @@ module onerma_dma_rd_props #(
     if (f_ar_fire) f_rq[f_rn_q - CntW'(f_b_fire)] <= m_axi_arlen_o;
   end
 
-  always_comb if (rst_ni && m_axi_rvalid_i) begin
-    assume (f_rn_q != '0);
-    assume (m_axi_rlast_i == (f_rbeat_q == f_rq[0]));
+  // (The R rule itself is onerma_axi4_check's assumption above.) Its model is this one:
+  always_comb if (rst_ni) begin
+    assert (32'(f_ax_rout) == 32'(f_rn_q) && f_ax_rbeat == f_rbeat_q);
+    if (f_rn_q != '0) assert (f_ax_rlen == f_rq[0]);
+    assert (f_ax_out == '0 && f_ax_done == '0 && f_ax_hs == '0);
   end
 
   // ---- The assertions.

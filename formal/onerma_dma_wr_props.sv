@@ -2,6 +2,9 @@
 
 // Properties of onerma_dma_wr, bound into it when FORMAL is defined.
 //
+// The AXI4 port's contract is onerma_axi4_check (master side: AW and W rules asserted, B rules
+// assumed), tied to the shadows below by invariants.
+//
 // Environment (assumed): the client request and data streams and the B channel follow the
 // stream rule; a request's len is 1..MaxLen (the proof's narrowing); each client numbers its
 // requests' tags 0, 1, 2, ...; a B comes only for a burst whose W beats are all done. The RRT
@@ -58,6 +61,7 @@ module onerma_dma_wr_props #(
   input logic                                   quiesce_o,
   input logic                                   m_axi_awvalid_o,
   input logic                                   m_axi_awready_i,
+  input logic [IdWidth-1:0]                     m_axi_awid_o,
   input logic [AddrWidth-1:0]                   m_axi_awaddr_o,
   input logic [7:0]                             m_axi_awlen_o,
   input logic [2:0]                             m_axi_awsize_o,
@@ -69,6 +73,7 @@ module onerma_dma_wr_props #(
   input logic                                   m_axi_wlast_o,
   input logic                                   m_axi_bvalid_i,
   input logic                                   m_axi_bready_o,
+  input logic [IdWidth-1:0]                     m_axi_bid_i,
   input logic [1:0]                             m_axi_bresp_i
 );
 
@@ -117,35 +122,34 @@ module onerma_dma_wr_props #(
       .data_i ({rsp_tag_o[c], rsp_status_o[c]})
     );
   end
-  onerma_stream_check #(
-    .Width (2),
-    .Assume(1'b1)
-  ) u_b_rule (
-    .clk_i,
-    .rst_ni,
-    .valid_i(m_axi_bvalid_i),
-    .ready_i(m_axi_bready_o),
-    .data_i (m_axi_bresp_i)
-  );
-  onerma_stream_check #(
-    .Width (AddrWidth + 8 + 3 + 2),
-    .Assume(1'b0)
-  ) u_aw_rule (
-    .clk_i,
-    .rst_ni,
-    .valid_i(m_axi_awvalid_o),
-    .ready_i(m_axi_awready_i),
-    .data_i ({m_axi_awaddr_o, m_axi_awlen_o, m_axi_awsize_o, m_axi_awburst_o})
-  );
-  onerma_stream_check #(
-    .Width (DataWidth + Bytes + 1),
-    .Assume(1'b0)
-  ) u_w_rule (
-    .clk_i,
-    .rst_ni,
-    .valid_i(m_axi_wvalid_o),
-    .ready_i(m_axi_wready_i),
-    .data_i ({m_axi_wdata_o, m_axi_wstrb_o, m_axi_wlast_o})
+  // The AXI4 write channels: onerma_axi4_check, master side (AW and W asserted, B assumed:
+  // a B only after its burst's AW handshake and last W beat, oldest first). The read channels
+  // are not this block's (tied idle).
+  localparam int unsigned WCntW = $clog2(MaxOutstanding + 1);
+  logic [WCntW-1:0] f_ax_out, f_ax_done, f_ax_hs;
+  logic [7:0]       f_ax_wbeat, f_ax_wlen, f_ax_rbeat, f_ax_rlen;
+  logic [0:0]       f_ax_rout;
+  onerma_axi4_check #(
+    .IdWidth  (IdWidth),
+    .AddrWidth(AddrWidth),
+    .DataWidth(DataWidth),
+    .Master   (1'b1),
+    .MaxWrites(MaxOutstanding),
+    .MaxReads (1)
+  ) u_axi (
+    .clk_i, .rst_ni,
+    .awvalid_i(m_axi_awvalid_o), .awready_i(m_axi_awready_i), .awid_i(m_axi_awid_o),
+    .awaddr_i (m_axi_awaddr_o), .awlen_i(m_axi_awlen_o), .awsize_i(m_axi_awsize_o),
+    .awburst_i(m_axi_awburst_o),
+    .wvalid_i (m_axi_wvalid_o), .wready_i(m_axi_wready_i), .wdata_i(m_axi_wdata_o),
+    .wstrb_i  (m_axi_wstrb_o), .wlast_i(m_axi_wlast_o),
+    .bvalid_i (m_axi_bvalid_i), .bready_i(m_axi_bready_o), .bid_i(m_axi_bid_i),
+    .bresp_i  (m_axi_bresp_i),
+    .arvalid_i(1'b0), .arready_i(1'b0), .arid_i('0), .araddr_i('0), .arlen_i('0),
+    .arsize_i ('0), .arburst_i('0),
+    .rvalid_i (1'b0), .rready_i(1'b0), .rid_i('0), .rdata_i('0), .rresp_i('0), .rlast_i(1'b0),
+    .wr_out_o (f_ax_out), .wr_done_o(f_ax_done), .wr_hs_o(f_ax_hs), .w_beat_o(f_ax_wbeat),
+    .w_len_o  (f_ax_wlen), .rd_out_o(f_ax_rout), .r_beat_o(f_ax_rbeat), .r_len_o(f_ax_rlen)
   );
   onerma_stream_check #(
     .Width (RrtIdxWidth),
@@ -330,7 +334,12 @@ module onerma_dma_wr_props #(
     if (!rst_ni) f_hs_q <= '0;
     else f_hs_q <= f_hs_q + CntW'(m_axi_awvalid_o && m_axi_awready_i) - CntW'(f_b_fire);
   end
-  always_comb if (rst_ni) assume (!m_axi_bvalid_i || (f_wdone_q != '0 && f_hs_q != '0));
+  // (The B rule itself is onerma_axi4_check's assumption above.) Its model is this one:
+  always_comb if (rst_ni) begin
+    assert (f_ax_out == f_out_q && f_ax_done == f_wdone_q);
+    assert (f_ax_hs == f_hs_q && f_ax_wbeat == f_wbeat_q && f_ax_rout == '0);
+    if (f_wn_q != '0) assert (f_ax_wlen == f_wq[0]);
+  end
 
   // ---- The assertions.
   always_comb if (rst_ni) begin

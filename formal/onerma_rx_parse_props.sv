@@ -105,6 +105,8 @@ module onerma_rx_parse_props #(
   onerma_stream_check #(.Width(DataWidth + Bytes + 1), .Assume(1'b1)) u_in_rule (
     .clk_i, .rst_ni, .valid_i(s_axis_rx_tvalid_i), .ready_i(s_axis_rx_tready_o),
     .data_i({s_axis_rx_tdata_i, s_axis_rx_tkeep_i, s_axis_rx_tlast_i}));
+  // AXI4-Stream reset rule (IHI0051): TVALID low while the reset is asserted.
+  always_comb if (!rst_ni) assume (!s_axis_rx_tvalid_i);
   onerma_stream_check #(.Width(HdrTBits + 128 + TimeWidth), .Assume(1'b0)) u_ini_desc_rule (
     .clk_i, .rst_ni, .valid_i(ini_desc_valid_o), .ready_i(ini_desc_ready_i),
     .data_i({ini_desc_hdr_o, ini_desc_tag_o, ini_desc_t_rx_o}));

@@ -384,6 +384,8 @@ module onerma_seal_props #(
   onerma_stream_check #(.Width(DataWidth + Bytes + 1)) u_axis (
     .clk_i, .rst_ni, .valid_i(m_axis_tvalid), .ready_i(m_axis_tready),
     .data_i({m_axis_tdata, m_axis_tkeep, m_axis_tlast}));
+  // AXI4-Stream reset rule (IHI0051): TVALID low while the reset is asserted.
+  always_comb if (!rst_ni) assert (!m_axis_tvalid);
 
   // ---- Reachability.
   always_comb if (rst_ni) begin

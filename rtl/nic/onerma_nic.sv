@@ -430,27 +430,21 @@ module onerma_nic #(
     .free_slot_i     (free_slot)
   );
 
-  // §2.2: a command dropped for its completion region is answered SLVERR. The command port
-  // answers a burst from the cycle after its last beat, when the doorbell's submission is
-  // offered, and the submission checks decide 1-3 cycles later: every B waits while a
-  // submission is offered or undecided, and a drop turns the next B into SLVERR. (A doorbell
-  // on a beat before its burst's last, a torn write, is decided before that burst's B too.)
-  logic verdict_q, bad_q, b_hold;
-  assign b_hold         = sub_valid || verdict_q;
-  assign s_axi_bvalid_o = cp_bvalid && !b_hold;
-  assign cp_bready      = s_axi_bready_i && !b_hold;
-  assign s_axi_bresp_o  = bad_q ? 2'b10 : cp_bresp;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      verdict_q <= 1'b0;
-      bad_q     <= 1'b0;
-    end else begin
-      if (sub_valid && sub_ready) verdict_q <= 1'b1;
-      else if (bad_cq || acc_valid) verdict_q <= 1'b0;
-      if (s_axi_bvalid_o && s_axi_bready_i) bad_q <= 1'b0;
-      else if (bad_cq) bad_q <= 1'b1;
-    end
-  end
+  // §2.2: a command dropped for its completion region is answered SLVERR: the command port's B
+  // waits for its doorbell's verdict (onerma_cmd_bgate, which also keeps an offered B held).
+  onerma_cmd_bgate u_cmd_bgate (
+    .clk_i, .rst_ni,
+    .cp_bvalid_i   (cp_bvalid),
+    .cp_bready_o   (cp_bready),
+    .cp_bresp_i    (cp_bresp),
+    .sub_valid_i   (sub_valid),
+    .sub_ready_i   (sub_ready),
+    .bad_cq_i      (bad_cq),
+    .acc_valid_i   (acc_valid),
+    .s_axi_bvalid_o,
+    .s_axi_bready_i,
+    .s_axi_bresp_o
+  );
 
   // The reservation of each slot's op for the dispatch stage: a READ's ceil(length / 64) lines;
   // none for a WRITE or REKEY, whose WR_DATA streams from host memory into the sealer and whose
