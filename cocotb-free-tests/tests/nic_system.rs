@@ -220,6 +220,16 @@ proptest! {
         prop_assert!(count(&r, OpType::Read, Status::Ok) > 0, "{:?}", r.by_status());
     }
 
+    /// Four NICs over a hostile fabric (`hostile`): bit flips, forged headers and forged
+    /// AUTH_FAILs under the public reserved key, and a partition, on top of jitter, drops and
+    /// reordering. Every NIC's observer follows every frame it receives and sends; every op ends
+    /// within the bound.
+    #[test]
+    fn four_nics_over_a_hostile_fabric(seed in 1u64..1_000_000) {
+        let r = hostile(seed, 0.0).map_err(tc)?;
+        prop_assert!(count(&r, OpType::Read, Status::Ok) > 0, "{:?}", r.by_status());
+    }
+
     /// Four NICs over a faulty fabric (jitter, drops, reordering, duplicates) with host memory
     /// back-pressure: everything checked, every op completes within the bound.
     #[test]
@@ -229,6 +239,50 @@ proptest! {
         prop_assert!(count(&r, OpType::Read, Status::Ok) > 0, "{:?}", r.by_status());
         prop_assert!(count(&r, OpType::Write, Status::Ok) > 0, "{:?}", r.by_status());
     }
+}
+
+/// Four NICs with jitter, drops and reordering, plus bit flips (1 %), forged headers and forged
+/// AUTH_FAILs (2 %), replays of recorded frames within 3,000 cycles (`replay`), and a partition
+/// cutting NIC `seed % 4` off both ways for cycles 12,000 to 15,000.
+fn hostile(seed: u64, replay: f64) -> Result<MultiRig, RigError> {
+    let cut = (seed % 4) as usize;
+    let part = |src, dst| onerma_model::Partition {
+        src,
+        dst,
+        from: 12_000,
+        until: 15_000,
+    };
+    let fab = onerma_model::FabricConfig {
+        corrupt: 0.01,
+        duplicate: 0.0,
+        replay,
+        replay_window: 3_000,
+        forge: 0.02,
+        partitions: vec![part(Some(cut), None), part(None, Some(cut))],
+        ..fabric(seed, true, false)
+    };
+    let mut r = MultiRig::<Dut>::new(4, seed, fab, memory(seed, 6, 0.8), 0.9)?;
+    r.setup()?;
+    r.load(30_000)?;
+    r.drain(400_000)?;
+    println!("seed {seed}: {:?} {:?}", r.by_status(), r.stats);
+    Ok(r)
+}
+
+/// Open finding (docs/verification.md), kept as a reproduction: the hostile fabric with replays
+/// as well (2 %), seed 414671. A forged WR_RDREQ (its counter's epoch bits mutated) reaches NIC 3
+/// 27 cycles ahead of the genuine one. The RTL (`onerma_ini_ops`: `h_dup = ctl_pend_q[slot]`)
+/// drops a WR_RDREQ that arrives while another one of its slot is in an engine, so it drops the
+/// genuine one, the forged one fails its tag and the WRITE times out. The model checks a WR_RDREQ
+/// at once and has no such rule, so the observer accepts the genuine one and owes its WR_DATA.
+/// Protocol §8.3 says only "a duplicate or late WR_RDREQ is dropped": it has to decide what a
+/// second WR_RDREQ during a pending one is (as S1 does for chunks), and the RTL or the model
+/// follow.
+#[test]
+#[ignore = "open finding: a forged WR_RDREQ 27 cycles ahead of the genuine one (seed 414671)"]
+fn forged_wr_rdreq_ahead_of_the_genuine_one_seed_414671() -> Result<(), TestCaseError> {
+    hostile(414_671, 0.02).map_err(tc)?;
+    Ok(())
 }
 
 /// One seed of the four-NIC run, from `ONERMA_SEED` (debugging a failing case with the rig's
