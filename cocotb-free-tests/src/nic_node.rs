@@ -77,6 +77,24 @@ pub fn local_regions(top: &TopConfig) -> [(u16, RrtEntry); 2] {
     })
 }
 
+/// The valid RRT entry of served region `RTL_REGION + i` under `key` in `top`'s memory map:
+/// `RTL_REGION` readable, writable and rekeyable, `RTL_REGION + 1` writable only, owned by
+/// [`CLIENT_PID`].
+pub fn served_entry_for(top: &TopConfig, i: u16, key: &Key) -> RrtEntry {
+    RrtEntry {
+        valid: 1,
+        perm_remote_read: u8::from(i == 0),
+        perm_remote_write: 1,
+        perm_remote_rekey: u8::from(i == 0),
+        perm_local_read: 0,
+        perm_local_write: 0,
+        owner_pid: CLIENT_PID,
+        base_addr: top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE,
+        size: RTL_SERVED_SIZE,
+        key: crypto::key_to_u128(key),
+    }
+}
+
 /// An input or output of the RTL NIC, as the observer is shown it.
 #[derive(Debug)]
 pub enum ObsEv {
@@ -512,15 +530,7 @@ impl<D: NicPorts> Node<D> {
             .unwrap_or_default();
         RrtEntry {
             valid: u8::from(valid),
-            perm_remote_read: u8::from(i == 0),
-            perm_remote_write: 1,
-            perm_remote_rekey: u8::from(i == 0),
-            perm_local_read: 0,
-            perm_local_write: 0,
-            owner_pid: CLIENT_PID,
-            base_addr: self.top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE,
-            size: RTL_SERVED_SIZE,
-            key: crypto::key_to_u128(&key),
+            ..served_entry_for(&self.top, i, &key)
         }
     }
 

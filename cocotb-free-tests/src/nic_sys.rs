@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use onerma_layouts::{Cmd, OpType, RrtEntry, Status};
+use onerma_layouts::{Cmd, OpType, Status};
 use onerma_model::crypto::{self, Key};
 use onerma_model::{FabricConfig, NicConfig, System};
 use rand::rngs::StdRng;
@@ -29,8 +29,8 @@ use rand::{Rng, SeedableRng};
 use crate::axi::MemConfig;
 use crate::nic_node::Node;
 use crate::nic_rig::{
-    CLIENT_PID, Dut, NicPorts, PID, RTL_REGION, RTL_SERVED_SIZE, RigError, TopConfig, fail, memory,
-    rtl_config_for, server_config_for,
+    Dut, NicPorts, PID, RTL_REGION, RTL_SERVED_SIZE, RigError, fail, memory, rtl_config_for,
+    server_config_for,
 };
 
 /// Fabric address of RTL NIC `i` of a [`MultiRig`].
@@ -97,24 +97,6 @@ pub struct ModelNic {
     pub idx: usize,
     pub keys: Vec<Key>,
     pub served: Vec<Vec<u8>>,
-}
-
-/// The RRT entry of served region `RTL_REGION + i` under `key` in `top`'s memory map: region
-/// `RTL_REGION` readable, writable and rekeyable, `RTL_REGION + 1` writable only (an RTL node's
-/// `Node::served_entry`, for the model NICs).
-fn served_entry(top: &TopConfig, i: u16, key: &Key) -> RrtEntry {
-    RrtEntry {
-        valid: 1,
-        perm_remote_read: u8::from(i == 0),
-        perm_remote_write: 1,
-        perm_remote_rekey: u8::from(i == 0),
-        perm_local_read: 0,
-        perm_local_write: 0,
-        owner_pid: CLIENT_PID,
-        base_addr: top.rtl_served_base + u64::from(i) * RTL_SERVED_SIZE,
-        size: RTL_SERVED_SIZE,
-        key: crypto::key_to_u128(key),
-    }
 }
 
 /// N NICs on one fabric, RTL or model (see the module documentation).
@@ -315,8 +297,11 @@ impl<D: NicPorts> MultiRig<D> {
             if let Some(mm) = nic.mem_mut() {
                 mm.write(t.rtl_served_base + u64::from(r) * RTL_SERVED_SIZE, &fill);
             }
-            nic.write_rrt(RTL_REGION + r, served_entry(&t, r, &key))
-                .map_err(err)?;
+            nic.write_rrt(
+                RTL_REGION + r,
+                crate::nic_node::served_entry_for(&t, r, &key),
+            )
+            .map_err(err)?;
             m.keys.push(key);
             m.served.push(fill);
         }
@@ -471,7 +456,7 @@ impl<D: NicPorts> MultiRig<D> {
                     let e = node.served_entry(0, true);
                     node.rrt_queue(RTL_REGION, &e);
                 } else {
-                    let e = served_entry(&D::TOP, 0, &key);
+                    let e = crate::nic_node::served_entry_for(&D::TOP, 0, &key);
                     if let Err(e) = self.sys.nics[t].write_rrt(RTL_REGION, e) {
                         self.sys.errors.push((self.cycle(), t, e));
                     }
