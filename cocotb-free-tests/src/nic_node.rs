@@ -281,8 +281,12 @@ impl<D: NicPorts> Node<D> {
         let top = D::TOP;
         mem_cfg.bus_bytes = top.bus;
         mem_cfg.size = mem_cfg.size.max(top.mem_size);
+        // The RTL's tag results come when its engines get to a frame: up to `rx_crypto_max`
+        // after the shadow's (latency 0); a failed chunk stays a duplicate until its window
+        // lines are unwound (a margin of 1,024 cycles, far above a 1 KB chunk's 16 lines).
         let oc = ObserverConfig {
             nack_skew: D::TOP.nack_skew(),
+            tag_skew: cfg.rx_crypto_max + 1_024,
             ..ObserverConfig::for_nic(&cfg)
         };
         let obs = Observer::new(&cfg, oc, None).expect("observer");

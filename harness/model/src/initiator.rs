@@ -263,6 +263,29 @@ impl Initiator {
             .map(|o| (o.cq_addr, o.deadline))
     }
 
+    /// `[start, end)` of a slot's live op's local bytes (the READ landing or WRITE source).
+    pub(crate) fn live_local(&self, slot: u16) -> Option<(u64, u64)> {
+        self.slots
+            .get(usize::from(slot))
+            .and_then(|s| s.op.as_ref())
+            .filter(|o| o.t_disp.is_some() && o.ending.is_none())
+            .map(|o| {
+                (
+                    o.local_addr,
+                    o.local_addr.wrapping_add(u64::from(o.cmd.length)),
+                )
+            })
+    }
+
+    /// The key of a slot's live op.
+    pub(crate) fn live_key(&self, slot: u16) -> Option<&CipherKey> {
+        self.slots
+            .get(usize::from(slot))
+            .and_then(|s| s.op.as_ref())
+            .filter(|o| o.t_disp.is_some() && o.ending.is_none())
+            .map(|o| &o.kd)
+    }
+
     /// The current op instance of a slot (0 for a slot out of range).
     pub(crate) fn slot_inst(&self, slot: u16) -> u32 {
         self.slots.get(usize::from(slot)).map_or(0, |s| s.inst)

@@ -34,7 +34,7 @@ use crate::config::NicConfig;
 use crate::crypto::{self, CipherKey, Crypto, TAG_LEN};
 use crate::error::{ModelError, SubmitError};
 use crate::host::{DmaError, ErrorRange, HostConfig, HostMem, HostPort, ReadPurpose, WritePurpose};
-use crate::nic::{Nic, Outputs, RxOutcome};
+use crate::nic::{DropReason, Nic, Outputs, RxOutcome};
 use crate::responder::InQueue;
 use crate::shared::ShadowTap;
 use crate::wire::{self, COUNT_MAX, HDR_LEN};
@@ -90,6 +90,21 @@ pub struct ObserverConfig {
     /// occupancy may be this much below the shadow's, so both NACK and enqueue are legal there
     /// (protocol §7.2 step 4). 0: the threshold is exact.
     pub nack_skew: usize,
+    /// Most cycles the device's tag result of a received frame may come after the shadow's (the
+    /// shadow must have a receive-crypto latency of 0; the RTL's varies with the engines' load).
+    /// Two races follow, and in both the observer holds a frame back from the shadow until an
+    /// output of the device shows that the device took it (docs/model.md, "Observer"):
+    /// - within this many cycles of a frame that passed its header checks and failed its tag, a
+    ///   second frame for the same chunk, reply or control state of the same op may have been
+    ///   dropped at the device as a duplicate of the pending one (protocol §7.4, §7.5, §8.3,
+    ///   §8.4), or accepted if the first one's result came earlier;
+    /// - a reply (NACK, ACCESS_ERR, AUTH_FAIL) ends its op only if no RD_RESP or WR_RDREQ of the
+    ///   op engaged it before the reply's tag result (§7.5), so a reply and the frames of its op
+    ///   that follow it within this window are held until the device's record or its landing
+    ///   shows which won.
+    ///
+    /// 0: the shadow's pending windows are the device's.
+    pub tag_skew: u64,
 }
 
 impl ObserverConfig {
@@ -117,6 +132,7 @@ impl ObserverConfig {
             tx_lag,
             record_lag,
             nack_skew: 0,
+            tag_skew: 0,
         }
     }
 }
@@ -133,6 +149,60 @@ pub struct ObserverStats {
     pub late_timeouts: u64,
     /// Expectations dropped because the device may have had their input pending at a deadline.
     pub cancelled: u64,
+    /// Frames held within `tag_skew` of a failed copy, and of them those the device's outputs
+    /// showed it accepted (the others it dropped as duplicates of the pending copy).
+    pub held: u64,
+    pub held_accepted: u64,
+}
+
+/// The state a received frame claims at its receiver while its tag is checked (protocol §7.4,
+/// §7.5, §8.3, §8.4): a second frame with the same key meanwhile is a duplicate. The op is
+/// named by the slot (or server context) and the counter the frame answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PendKey {
+    /// A RD_RESP chunk: slot, `prev_counter`, chunk offset.
+    Chunk(u16, u64, u16),
+    /// NACK, ACCESS_ERR, AUTH_FAIL: slot, `prev_counter`.
+    Reply(u16, u64),
+    /// WR_RDREQ and WR_CMPL (one pending state per slot): slot.
+    Ctl(u16),
+    /// A WR_DATA chunk at the server: context, `prev_counter`, chunk offset.
+    Data(u16, u64, u16),
+}
+
+impl PendKey {
+    fn of(h: &Hdr) -> Option<Self> {
+        Some(match h.msg_type {
+            MsgType::RdResp => Self::Chunk(h.slot, h.prev_counter, h.chunk_offset),
+            MsgType::Nack | MsgType::AccessErr | MsgType::AuthFail => {
+                Self::Reply(h.slot, h.prev_counter)
+            }
+            MsgType::WrRdreq | MsgType::WrCmpl => Self::Ctl(h.slot),
+            MsgType::WrData => Self::Data(h.ctx, h.prev_counter, h.chunk_offset),
+            _ => return None,
+        })
+    }
+
+    /// The initiator slot whose state the key names.
+    fn slot(self) -> Option<u16> {
+        match self {
+            Self::Chunk(s, ..) | Self::Reply(s, _) | Self::Ctl(s) => Some(s),
+            Self::Data(..) => None,
+        }
+    }
+}
+
+/// A frame held within the tag skew (`ObserverConfig::tag_skew`).
+#[derive(Debug)]
+struct Held {
+    key: PendKey,
+    /// The status a reply ends its op with.
+    reply: Option<Status>,
+    /// Held only because a reply of its op is held (not for a failed copy).
+    behind: bool,
+    frame: Vec<u8>,
+    /// Last cycle an output of the device may still show that it accepted the frame.
+    until: u64,
 }
 
 #[derive(Debug, Default)]
@@ -328,6 +398,11 @@ pub struct Observer {
     /// The cycle the driver last stopped the device (`nic_enable = 0`): a request seen up to
     /// `tx_lag` later may come from a dispatch made before the stop.
     stopped_at: Option<u64>,
+    /// Frames that passed their header checks and failed their tag `(key, cycle)`, kept
+    /// `tag_skew` cycles.
+    failed: Vec<(PendKey, u64)>,
+    /// Frames held within the tag skew, oldest first.
+    held: Vec<Held>,
     now: u64,
     stats: ObserverStats,
 }
@@ -406,6 +481,11 @@ impl Observer {
         // Frame-less deadlines act as late as allowed, so the shadow releases everything a
         // device may still release; a device record that comes earlier forces the shadow's
         // deadline (`early_timeout`).
+        if cfg.tag_skew > 0 && nic.rx_crypto_latency != 0 {
+            return Err(ModelError::Config(
+                "an observer with a tag skew needs a receive-crypto latency of 0".into(),
+            ));
+        }
         let mut sc = nic.clone();
         sc.deadline_lag = sc.timer_slack;
         sc.dispatch_lag = cfg.tx_lag;
@@ -467,6 +547,8 @@ impl Observer {
             reads: Vec::new(),
             last_counter: None,
             stopped_at: None,
+            failed: Vec::new(),
+            held: Vec::new(),
             now: 0,
             stats: ObserverStats::default(),
         })
@@ -603,12 +685,184 @@ impl Observer {
     /// Time went back, a missing output came due, or the shadow failed.
     pub fn receive(&mut self, now: u64, frame: &[u8]) -> Result<RxOutcome, ObserveError> {
         self.sync(now)?;
+        let key = if self.cfg.tag_skew > 0 {
+            wire::parse(frame)
+                .filter(|h| h.dst_nic == self.nic.nic_addr)
+                .and_then(|h| PendKey::of(&h))
+        } else {
+            None
+        };
+        if let Some(key) = key {
+            let skew = self.cfg.tag_skew;
+            self.failed.retain(|&(_, t)| t + skew >= now);
+            let reply = match wire::parse(frame).map(|h| h.msg_type) {
+                Some(MsgType::Nack) => Some(Status::Nack),
+                Some(MsgType::AccessErr) => Some(Status::RemoteAccessError),
+                Some(MsgType::AuthFail) => Some(Status::RemoteAuthenticationFailure),
+                _ => None,
+            };
+            // A copy of this one may still be pending at the device (and if this one is forged,
+            // it may be pending when the genuine one comes); a reply of the op may or may not
+            // have ended it.
+            let behind_reply = key.slot().is_some_and(|s| {
+                self.held
+                    .iter()
+                    .any(|e| e.reply.is_some() && e.key.slot() == Some(s))
+            });
+            let after_failed = self.failed.iter().any(|&(k, _)| k == key);
+            if reply.is_some() || behind_reply || after_failed {
+                if reply.is_none() {
+                    self.failed.push((key, now));
+                }
+                self.held.push(Held {
+                    key,
+                    reply,
+                    behind: reply.is_none() && !after_failed,
+                    frame: frame.to_vec(),
+                    until: now + skew + self.cfg.reaction_max,
+                });
+                self.stats.held += 1;
+                return Ok(RxOutcome::Dropped(DropReason::Dup));
+            }
+        }
+        let (r, _) = self.shadow_receive(now, frame, key)?;
+        self.collect(now)?;
+        Ok(r)
+    }
+
+    /// The shadow receives `frame` at `now`; a failed tag is remembered under `key` (and
+    /// returned true).
+    fn shadow_receive(
+        &mut self,
+        now: u64,
+        frame: &[u8],
+        key: Option<PendKey>,
+    ) -> Result<(RxOutcome, bool), ObserveError> {
+        let auth = self.shadow.counters().drop_auth;
         let mut out = std::mem::take(&mut self.out);
         let r = self.shadow.receive(now, frame, &mut out);
         self.out = out;
         let r = r?;
+        let failed = self.shadow.counters().drop_auth > auth;
+        if let Some(key) = key
+            && failed
+        {
+            self.failed.push((key, now));
+        }
+        Ok((r, failed))
+    }
+
+    /// The slot of a held frame whose op's completion record (`record`) or local bytes cover
+    /// `addr`.
+    fn held_slot_at(&self, addr: u64) -> Option<u16> {
+        self.held
+            .iter()
+            .filter_map(|e| e.key.slot())
+            .find(|&s| self.shadow.ini.live_cq(s).is_some_and(|(a, _)| a == addr))
+    }
+
+    /// The oldest held frame, not a reply, that would make its op read or write host byte
+    /// `addr`: a chunk's landing bytes, a WRITE's source bytes (WR_RDREQ), a context's chunk.
+    /// With `bytes` (a write seen at `addr`), only a frame whose plaintext has those bytes
+    /// there (two WRITEs may land on the same bytes).
+    fn held_covering(&self, addr: u64, bytes: Option<&[u8]>) -> Option<usize> {
+        let within = |r: Option<(u64, u64)>, off: u16, whole: bool| {
+            r.is_some_and(|(a, b)| {
+                let lo = if whole {
+                    a
+                } else {
+                    a.wrapping_add(u64::from(off))
+                };
+                let hi = if whole {
+                    b
+                } else {
+                    b.min(lo.wrapping_add(u64::from(wire::CHUNK)))
+                };
+                lo <= addr && addr < hi
+            })
+        };
+        // The plaintext of a held chunk, if it verifies under its op's key, equals `bytes` at
+        // `addr`, the chunk's first byte landing at `lo`.
+        let same = |frame: &[u8], key: Option<&CipherKey>, lo: u64| {
+            let (Some(b), Some(key), Some(h)) = (bytes, key, wire::parse(frame)) else {
+                return bytes.is_none();
+            };
+            let Ok((true, data)) = crate::initiator::open(key, &h, frame) else {
+                return false;
+            };
+            let k = addr.wrapping_sub(lo) as usize;
+            let n = b.len().min(data.len().saturating_sub(k));
+            n > 0 && data[k..k + n] == b[..n]
+        };
+        self.held.iter().position(|e| match e.key {
+            _ if e.reply.is_some() => false,
+            PendKey::Chunk(s, _, off) => {
+                let r = self.shadow.ini.live_local(s);
+                within(r, off, false)
+                    && same(
+                        &e.frame,
+                        self.shadow.ini.live_key(s),
+                        r.map_or(0, |(a, _)| a.wrapping_add(u64::from(off))),
+                    )
+            }
+            PendKey::Ctl(s) => within(self.shadow.ini.live_local(s), 0, true),
+            PendKey::Data(c, _, off) => {
+                let r = self.shadow.rsp.ctx_range(c);
+                within(r, off, false)
+                    && same(
+                        &e.frame,
+                        self.shadow.rsp.ctx_key(c),
+                        r.map_or(0, |(a, _)| a.wrapping_add(u64::from(off))),
+                    )
+            }
+            PendKey::Reply(..) => false,
+        })
+    }
+
+    /// An output of the device the shadow does not owe: the oldest held frame (of `slot`'s
+    /// op, if given) that is a reply with status `reply` (or, for `None`, not a reply) was
+    /// accepted by the device after all, so the shadow takes it now. False if none is held.
+    /// (With several such frames held at once the oldest is taken first; they are rare.)
+    fn release_held(
+        &mut self,
+        slot: Option<u16>,
+        reply: Option<Status>,
+    ) -> Result<bool, ObserveError> {
+        let Some(i) = self
+            .held
+            .iter()
+            .position(|e| slot.is_none_or(|s| e.key.slot() == Some(s)) && e.reply == reply)
+        else {
+            return Ok(false);
+        };
+        self.release_at(i)?;
+        Ok(true)
+    }
+
+    /// Held frame `i` was accepted by the device: the shadow takes it now.
+    fn release_at(&mut self, i: usize) -> Result<(), ObserveError> {
+        let e = self.held.remove(i);
+        self.stats.held_accepted += 1;
+        let now = self.now;
+        let (_, failed) = self.shadow_receive(now, &e.frame, Some(e.key))?;
         self.collect(now)?;
-        Ok(r)
+        // Unless its tag failed (a forged copy), the race of a reply is decided: the frames
+        // held only behind it follow, in order of arrival (after a reply that ended the op they
+        // are stale), and a reply that lost is dropped.
+        if let Some(s) = e.key.slot().filter(|_| !failed) {
+            let (rest, keep): (Vec<Held>, Vec<Held>) = std::mem::take(&mut self.held)
+                .into_iter()
+                .partition(|h| h.key.slot() == Some(s) && (h.behind || h.reply.is_some()));
+            self.held = keep;
+            for h in rest {
+                if h.behind {
+                    self.stats.held_accepted += 1;
+                    self.shadow_receive(now, &h.frame, Some(h.key))?;
+                    self.collect(now)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Time passed to `now`: the shadow's timers act, and every output owed before `now` must
@@ -687,6 +941,19 @@ impl Observer {
                 self.collect(now)?;
             }
             _ => {}
+        }
+        if self.match_frame(&h).is_none() && matches!(h.msg_type, MsgType::WrData | MsgType::WrCmpl)
+        {
+            // A WR_DATA shows its slot's held WR_RDREQ taken; a WR_CMPL its context's WR_DATA.
+            let i = self.held.iter().position(|e| match e.key {
+                PendKey::Ctl(s) => h.msg_type == MsgType::WrData && s == h.slot,
+                PendKey::Data(c, ..) => h.msg_type == MsgType::WrCmpl && c == h.ctx,
+                _ => false,
+            });
+            if let Some(i) = i {
+                self.release_at(i)?;
+                return self.seen_frame(now, f);
+            }
         }
         let Some(i) = self.match_frame(&h) else {
             let near = self
@@ -952,12 +1219,26 @@ impl Observer {
     }
 
     fn seen_write(&mut self, addr: u64, data: &[u8]) -> Result<(), ObserveError> {
+        // A record with a reply's status: the held reply ended the op.
+        if let Some(slot) = self.held_slot_at(addr)
+            && let Ok(c) = Cpl::from_bytes(data)
+        {
+            while !self.records.iter().any(|r| r.addr == addr)
+                && self.release_held(Some(slot), Some(c.status))?
+            {}
+        }
         if !self.records.iter().any(|r| r.addr == addr) {
             self.early_timeout(addr)?;
         }
         if !self.records.iter().any(|r| r.addr == addr) {
             self.early_expiry(addr)?;
         }
+        // A record no deadline explains: the op took a held frame (a TIMEOUT near the deadline
+        // is explained without it: the device dropped the frame).
+        while !self.records.iter().any(|r| r.addr == addr)
+            && let Some(slot) = self.held_slot_at(addr)
+            && self.release_held(Some(slot), None)?
+        {}
         if let Some(i) = self.records.iter().position(|r| r.addr == addr) {
             let r = self.records.swap_remove(i);
             return self.check_record(r, addr, data);
@@ -1004,6 +1285,13 @@ impl Observer {
                         m.write(a, &data[pos..]);
                     }
                     break;
+                }
+                if let Some(i) = self.held_covering(a, Some(&data[pos..])) {
+                    self.release_at(i)?;
+                    if pos == 0 {
+                        return self.seen_write(addr, data);
+                    }
+                    continue;
                 }
                 return match first {
                     Some((i, k, n)) => {
@@ -1216,6 +1504,12 @@ impl Observer {
                 _ => break,
             }
         }
+        // A WRITE's source read shows that a held WR_RDREQ of its op was accepted.
+        while !self.granted(addr, len)
+            && let Some(i) = self.held_covering(addr, None)
+        {
+            self.release_at(i)?;
+        }
         if !self.consume(addr, len) {
             self.reads.push((addr, len, self.now));
         }
@@ -1359,6 +1653,8 @@ impl Observer {
             .retain(|e| e.due.by >= now || matches!(e.due.owner, Owner::Op(_)));
         self.stats.cancelled += (before - self.writes.len() - self.frames.len()) as u64;
         self.grants.retain(|g| g.until >= now);
+        // No output showed a held frame accepted: the device dropped it as a duplicate.
+        self.held.retain(|e| e.until >= now);
         self.err_windows.retain(|w| w.2 >= now);
         let lag = self.cfg.tx_lag;
         self.recent_rsv.retain(|&(t, _)| t + lag >= now);

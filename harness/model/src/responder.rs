@@ -109,6 +109,25 @@ impl Responder {
             .map(|c| c.deadline)
     }
 
+    /// `[start, end)` of the host bytes live write context `ci` writes.
+    pub(crate) fn ctx_range(&self, ci: u16) -> Option<(u64, u64)> {
+        self.ctxs
+            .get(usize::from(ci))
+            .filter(|c| c.in_use)
+            .map(|c| {
+                let a = c.base.wrapping_add(c.req.offset);
+                (a, a.wrapping_add(u64::from(c.req.length)))
+            })
+    }
+
+    /// The key of live write context `ci`.
+    pub(crate) fn ctx_key(&self, ci: u16) -> Option<&CipherKey> {
+        self.ctxs
+            .get(usize::from(ci))
+            .filter(|c| c.in_use)
+            .map(|c| &c.kd)
+    }
+
     /// The deadline of write context `ci`.
     pub(crate) fn ctx_deadline(&self, ci: u16) -> Option<u64> {
         self.ctxs.get(usize::from(ci)).map(|c| c.deadline)

@@ -138,14 +138,34 @@ impl System {
     /// # Errors
     /// No such NIC, or a configuration the shadow refuses.
     pub fn observe(&mut self, i: usize) -> Result<(), ModelError> {
+        let cfg = self
+            .nics
+            .get(i)
+            .ok_or(ModelError::NoSuchNic(i))?
+            .config()
+            .clone();
+        let oc = ObserverConfig::for_nic(&cfg);
+        self.observe_with(i, &cfg, oc)
+    }
+
+    /// [`System::observe`] with the observer's own view of the NIC's configuration and its
+    /// tolerances (a shadow that does not know the device's receive-crypto latency, say).
+    ///
+    /// # Errors
+    /// No such NIC, or a configuration the shadow refuses.
+    pub fn observe_with(
+        &mut self,
+        i: usize,
+        cfg: &NicConfig,
+        oc: ObserverConfig,
+    ) -> Result<(), ModelError> {
         let nic = self.nics.get_mut(i).ok_or(ModelError::NoSuchNic(i))?;
         let (mut writes_seen, mut reads_seen) = (0, 0);
         if let Some(m) = nic.mem_mut() {
             writes_seen = m.log.get_or_insert_with(Vec::new).len();
             reads_seen = m.read_log.get_or_insert_with(Vec::new).len();
         }
-        let cfg = nic.config().clone();
-        let obs = Observer::new(&cfg, ObserverConfig::for_nic(&cfg), Some(&self.nics[i]))?;
+        let obs = Observer::new(cfg, oc, Some(&self.nics[i]))?;
         self.observers[i] = Some(Watch {
             obs,
             writes_seen,
