@@ -855,27 +855,20 @@ impl<D: NicPorts> Node<D> {
         {
             let len = (a.beats() as u64) << a.size;
             let mut len = len - (a.addr & ((1 << a.size) - 1));
-            // The DMA reads whole bus beats; the bytes past the op's source range in the last
-            // beat are never used, and the observer grants exactly the source range.
-            let (db, ds) = (self.top.data_base, self.top.data_size());
-            if (db..db + ds).contains(&a.addr) {
-                let slot = ((a.addr - db) / 8192) as usize;
-                if let Some(&end) = self.src_end.get(slot) {
-                    len = len.min(end.saturating_sub(a.addr));
-                }
-            }
             // A served READ reads chunk by chunk (1 KB from the op's start), one READ at a
             // time: a burst at a chunk's start opens that chunk, and every burst is trimmed to
             // the open chunk's end (the observer grants each byte once; the last beat of a chunk
             // also holds the next chunk's first bytes). Of READs whose chunks start at the same
             // address, the one whose chunk length fits the burst's beat count (a burst ends at
-            // its chunk's end unless a 4 KB page ends first).
+            // its chunk's end unless a 4 KB page ends first, inside the chunk).
             let bus = self.top.bus as u64;
             let fits = |e: u64| {
-                let l = e.min(a.addr + 1024) - a.addr;
+                let chunk_end = e.min(a.addr + 1024);
+                let l = chunk_end - a.addr;
                 let page_end = (a.addr | 0xfff) + 1;
                 let burst_end = (a.addr & !(bus - 1)) + a.beats() as u64 * bus;
-                burst_end == page_end || (a.addr % bus + l).div_ceil(bus) == a.beats() as u64
+                (burst_end == page_end && chunk_end >= page_end)
+                    || (a.addr % bus + l).div_ceil(bus) == a.beats() as u64
             };
             let starts: Vec<u64> = self
                 .served_ranges
@@ -885,16 +878,29 @@ impl<D: NicPorts> Node<D> {
                 .collect();
             let continues = self.served_next == Some(a.addr)
                 && self.served_chunk_end.is_some_and(|e| a.addr < e);
+            let mut claimed = continues;
             if !continues && let Some(e) = starts.iter().find(|&&e| fits(e)).or(starts.first()) {
                 self.served_chunk_end = Some((*e).min(a.addr + 1024));
+                claimed = true;
             }
             self.served_next = None;
-            if let Some(end) = self.served_chunk_end.filter(|&e| a.addr < e) {
+            if let Some(end) = self.served_chunk_end.filter(|&e| claimed && a.addr < e) {
                 let burst_end = (a.addr & !(bus - 1)) + a.beats() as u64 * bus;
                 if burst_end < end {
                     self.served_next = Some(burst_end);
                 }
                 len = len.min(end - a.addr);
+            } else {
+                // The DMA reads whole bus beats; the bytes past the op's source range in the
+                // last beat are never used, and the observer grants exactly the source range.
+                // (Not for a served chunk's burst: served regions overlap the slots' data.)
+                let (db, ds) = (self.top.data_base, self.top.data_size());
+                if (db..db + ds).contains(&a.addr) {
+                    let slot = ((a.addr - db) / 8192) as usize;
+                    if let Some(&end) = self.src_end.get(slot) {
+                        len = len.min(end.saturating_sub(a.addr));
+                    }
+                }
             }
             self.ev.push(cyc, ObsEv::Read { addr: a.addr, len });
         }

@@ -308,7 +308,13 @@ fn one_hostile_seed() -> Result<(), TestCaseError> {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
-    hostile(seed, 0.02, 0.02).map_err(tc)?;
+    let f = |k: &str, d: f64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    hostile(seed, f("ONERMA_REPLAY", 0.02), f("ONERMA_FORGE_BODY", 0.02)).map_err(tc)?;
     Ok(())
 }
 

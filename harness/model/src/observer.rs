@@ -761,61 +761,42 @@ impl Observer {
             .find(|&s| self.shadow.ini.live_cq(s).is_some_and(|(a, _)| a == addr))
     }
 
-    /// The oldest held frame, not a reply, that would make its op read or write host byte
-    /// `addr`: a chunk's landing bytes, a WRITE's source bytes (WR_RDREQ), a context's chunk.
-    /// With `bytes` (a write seen at `addr`), only a frame whose plaintext has those bytes
-    /// there (two WRITEs may land on the same bytes).
-    fn held_covering(&self, addr: u64, bytes: Option<&[u8]>) -> Option<usize> {
-        let within = |r: Option<(u64, u64)>, off: u16, whole: bool| {
-            r.is_some_and(|(a, b)| {
-                let lo = if whole {
-                    a
-                } else {
-                    a.wrapping_add(u64::from(off))
-                };
-                let hi = if whole {
-                    b
-                } else {
-                    b.min(lo.wrapping_add(u64::from(wire::CHUNK)))
-                };
-                lo <= addr && addr < hi
-            })
-        };
-        // The plaintext of a held chunk, if it verifies under its op's key, equals `bytes` at
-        // `addr`, the chunk's first byte landing at `lo`.
-        let same = |frame: &[u8], key: Option<&CipherKey>, lo: u64| {
-            let (Some(b), Some(key), Some(h)) = (bytes, key, wire::parse(frame)) else {
-                return bytes.is_none();
+    /// The oldest held chunk that would make its op write `bytes` at host address `addr`: a
+    /// RD_RESP's landing, a WR_DATA's at its context, whose plaintext has those bytes there
+    /// (two WRITEs may land on the same bytes). (A held WR_RDREQ is shown by its WR_DATA, which
+    /// names its counter; its source reads wait for it as a READ service's reads do.)
+    fn held_covering(&self, addr: u64, bytes: &[u8]) -> Option<usize> {
+        // `r` is the op's or context's host range; the chunk's first byte lands at `off` in it.
+        let lands = |frame: &[u8], key: Option<&CipherKey>, r: Option<(u64, u64)>, off: u16| {
+            let (Some(key), Some(h), Some((a, b))) = (key, wire::parse(frame), r) else {
+                return false;
             };
+            let lo = a.wrapping_add(u64::from(off));
+            if addr < lo || addr >= b.min(lo.wrapping_add(u64::from(wire::CHUNK))) {
+                return false;
+            }
             let Ok((true, data)) = crate::initiator::open(key, &h, frame) else {
                 return false;
             };
             let k = addr.wrapping_sub(lo) as usize;
-            let n = b.len().min(data.len().saturating_sub(k));
-            n > 0 && data[k..k + n] == b[..n]
+            let n = bytes.len().min(data.len().saturating_sub(k));
+            n > 0 && data[k..k + n] == bytes[..n]
         };
         self.held.iter().position(|e| match e.key {
             _ if e.reply.is_some() => false,
-            PendKey::Chunk(s, _, off) => {
-                let r = self.shadow.ini.live_local(s);
-                within(r, off, false)
-                    && same(
-                        &e.frame,
-                        self.shadow.ini.live_key(s),
-                        r.map_or(0, |(a, _)| a.wrapping_add(u64::from(off))),
-                    )
-            }
-            PendKey::Ctl(s) => within(self.shadow.ini.live_local(s), 0, true),
-            PendKey::Data(c, _, off) => {
-                let r = self.shadow.rsp.ctx_range(c);
-                within(r, off, false)
-                    && same(
-                        &e.frame,
-                        self.shadow.rsp.ctx_key(c),
-                        r.map_or(0, |(a, _)| a.wrapping_add(u64::from(off))),
-                    )
-            }
-            PendKey::Reply(..) => false,
+            PendKey::Chunk(s, _, off) => lands(
+                &e.frame,
+                self.shadow.ini.live_key(s),
+                self.shadow.ini.live_local(s),
+                off,
+            ),
+            PendKey::Data(c, _, off) => lands(
+                &e.frame,
+                self.shadow.rsp.ctx_key(c),
+                self.shadow.rsp.ctx_range(c),
+                off,
+            ),
+            PendKey::Ctl(_) | PendKey::Reply(..) => false,
         })
     }
 
@@ -844,12 +825,12 @@ impl Observer {
         let e = self.held.remove(i);
         self.stats.held_accepted += 1;
         let now = self.now;
-        let (_, failed) = self.shadow_receive(now, &e.frame, Some(e.key))?;
+        let (r, failed) = self.shadow_receive(now, &e.frame, Some(e.key))?;
         self.collect(now)?;
-        // Unless its tag failed (a forged copy), the race of a reply is decided: the frames
-        // held only behind it follow, in order of arrival (after a reply that ended the op they
-        // are stale), and a reply that lost is dropped.
-        if let Some(s) = e.key.slot().filter(|_| !failed) {
+        // If the shadow took it (not a forged or stale copy), the race of a reply is decided:
+        // the frames held only behind it follow, in order of arrival (after a reply that ended
+        // the op they are stale), and a reply that lost is dropped.
+        if let Some(s) = e.key.slot().filter(|_| r == RxOutcome::Accepted && !failed) {
             let (rest, keep): (Vec<Held>, Vec<Held>) = std::mem::take(&mut self.held)
                 .into_iter()
                 .partition(|h| h.key.slot() == Some(s) && (h.behind || h.reply.is_some()));
@@ -944,9 +925,18 @@ impl Observer {
         }
         if self.match_frame(&h).is_none() && matches!(h.msg_type, MsgType::WrData | MsgType::WrCmpl)
         {
-            // A WR_DATA shows its slot's held WR_RDREQ taken; a WR_CMPL its context's WR_DATA.
+            // A WR_DATA shows which held WR_RDREQ of its slot was taken (its counter and
+            // context: a request served twice gets two); a WR_CMPL its context's WR_DATA.
             let i = self.held.iter().position(|e| match e.key {
-                PendKey::Ctl(s) => h.msg_type == MsgType::WrData && s == h.slot,
+                PendKey::Ctl(s) => {
+                    h.msg_type == MsgType::WrData
+                        && s == h.slot
+                        && wire::parse(&e.frame).is_some_and(|r| {
+                            r.msg_type == MsgType::WrRdreq
+                                && r.counter == h.prev_counter
+                                && r.ctx == h.ctx
+                        })
+                }
                 PendKey::Data(c, ..) => h.msg_type == MsgType::WrCmpl && c == h.ctx,
                 _ => false,
             });
@@ -1286,7 +1276,7 @@ impl Observer {
                     }
                     break;
                 }
-                if let Some(i) = self.held_covering(a, Some(&data[pos..])) {
+                if let Some(i) = self.held_covering(a, &data[pos..]) {
                     self.release_at(i)?;
                     if pos == 0 {
                         return self.seen_write(addr, data);
@@ -1503,12 +1493,6 @@ impl Observer {
                 }
                 _ => break,
             }
-        }
-        // A WRITE's source read shows that a held WR_RDREQ of its op was accepted.
-        while !self.granted(addr, len)
-            && let Some(i) = self.held_covering(addr, None)
-        {
-            self.release_at(i)?;
         }
         if !self.consume(addr, len) {
             self.reads.push((addr, len, self.now));
