@@ -287,10 +287,7 @@ fn forged_wr_rdreq_ahead_of_the_genuine_one_seed_414671() -> Result<(), TestCase
 #[test]
 #[ignore = "debugging aid: runs the seed in ONERMA_SEED"]
 fn one_seed() -> Result<(), TestCaseError> {
-    let seed = std::env::var("ONERMA_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
+    let seed = env_or("ONERMA_SEED", 1);
     let r = run_system(4, seed, true, Mix::default(), 30_000);
     if let Err(e) = &r {
         println!("{e}");
@@ -300,21 +297,16 @@ fn one_seed() -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// One seed of the hostile run (`hostile` as the property runs it), from `ONERMA_SEED`.
+/// One seed of the hostile run (`hostile` as the property runs it), from `ONERMA_SEED`; the
+/// replay and forged-body rates from `ONERMA_REPLAY` and `ONERMA_FORGE_BODY`.
 #[test]
 #[ignore = "debugging aid: runs the seed in ONERMA_SEED"]
 fn one_hostile_seed() -> Result<(), TestCaseError> {
-    let seed = std::env::var("ONERMA_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let f = |k: &str, d: f64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(d)
-    };
-    hostile(seed, f("ONERMA_REPLAY", 0.02), f("ONERMA_FORGE_BODY", 0.02)).map_err(tc)?;
+    let (replay, forge_body) = (
+        env_or("ONERMA_REPLAY", 0.02),
+        env_or("ONERMA_FORGE_BODY", 0.02),
+    );
+    hostile(env_or("ONERMA_SEED", 1), replay, forge_body).map_err(tc)?;
     Ok(())
 }
 
@@ -346,4 +338,12 @@ fn served_writes_not_starved_by_a_busy_dispatch() -> Result<(), TestCaseError> {
 fn many_wr_rdreqs_at_once_do_not_hang_the_initiator() -> Result<(), TestCaseError> {
     run_system(4, 886_110, true, Mix::default(), 30_000).map_err(tc)?;
     Ok(())
+}
+
+/// The value of environment variable `key`, or `default` if unset or unparsable.
+fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
