@@ -293,7 +293,9 @@ module onerma_seal #(
   logic           rdy_push, rdy_valid, rdy_pop, rdy_in_ready;
   logic [StW-1:0] rdy_stage;
 
-  assign rdy_push = (job_fire && (job_len == '0)) || (pay_end && !pay_drop);
+  // A job without payload whose descriptor can be offered at once (below) skips the queue.
+  logic d_free, d_byp;
+  assign rdy_push = (job_fire && (job_len == '0) && !d_free) || (pay_end && !pay_drop);
 
   onerma_fifo #(
     .Width(StW),
@@ -315,7 +317,12 @@ module onerma_seal #(
 
   // ---------------------------------------------------------------------------------------------
   // Descriptors, in staging order, as soon as a message is staged: the engines start on H and the
-  // tag mask while earlier messages' beats are still on din.
+  // tag mask while earlier messages' beats are still on din. A staged message waits in the queue,
+  // then its key and IV are read (one cycle) into the descriptor register. A job without payload
+  // is staged at acceptance; if nothing is queued, being read or offered (`d_free`, flops only) it
+  // goes straight into the descriptor register from the job ports (`d_byp`), two cycles earlier.
+  // In `d_free` cycles the register loads the job ports whether or not a job comes: its content
+  // is looked at only while `desc_valid_q`, so the load enable stays a flop expression.
   // ---------------------------------------------------------------------------------------------
   logic           dcap_q;           // kiv read last cycle: load the descriptor
   logic [StW-1:0] dstage_q;
@@ -323,6 +330,8 @@ module onerma_seal #(
   logic           desc_valid_q, desc_fire, d_start;
   desc_t          desc_q;
 
+  assign d_free       = !rdy_valid && !dcap_q && !desc_valid_q;
+  assign d_byp        = job_fire && (job_len == '0) && d_free;
   assign d_start      = rdy_valid && !dcap_q && (!desc_valid_q || desc_ready_i);
   assign rdy_pop      = d_start;
   assign desc_valid_o = desc_valid_q;
@@ -338,8 +347,10 @@ module onerma_seal #(
       dcap_q <= d_start;
       if (d_start) begin
         dstage_q <= rdy_stage;
+      end else if (d_free) begin
+        dstage_q <= alloc;
       end
-      if (dcap_q) begin
+      if (dcap_q || d_byp) begin
         desc_valid_q <= 1'b1;
       end else if (desc_ready_i) begin
         desc_valid_q <= 1'b0;
@@ -358,6 +369,13 @@ module onerma_seal #(
       desc_q.aad_len <= LenW'(64);
       desc_q.pt_len  <= LenW'(len_q[dstage_q]);
       desc_q.meta    <= GcmMetaWidth'(dstage_q);
+    end else if (d_free) begin
+      desc_q         <= '0;
+      desc_q.key     <= job_key_i;
+      desc_q.iv      <= {nic_addr_i, asg_counter_o};
+      desc_q.aad_len <= LenW'(64);
+      desc_q.pt_len  <= '0;
+      desc_q.meta    <= GcmMetaWidth'(alloc);
     end
   end
 
@@ -557,9 +575,12 @@ module onerma_seal #(
   end
 
   // A stage is complete when its tag and its last ciphertext word are written (never both in one
-  // cycle: dout waits while the tag is written).
-  assign out_push       = (tag_fin && dout_done_q[tag_stage_q]) ||
-                          (dout_fire && dout_data_i.last && tag_done_q[d_stage]);
+  // cycle: dout waits while the tag is written). A message completed by its tag (the usual order:
+  // the engine gives the result after the last dout beat) may start its frame in the same cycle
+  // if nothing else is waiting (`fin_tag`, flops only; below).
+  logic fin_tag;
+  assign fin_tag        = tag_fin && dout_done_q[tag_stage_q];
+  assign out_push       = fin_tag || (dout_fire && dout_data_i.last && tag_done_q[d_stage]);
   assign out_push_stage = tag_fin ? tag_stage_q : d_stage;
 
   // Output side, declared here for the bookkeeping.
@@ -629,6 +650,8 @@ module onerma_seal #(
   logic           done_valid, done_pop, done_in_ready;
   logic [StW-1:0] done_stage;
 
+  logic done_byp;
+
   onerma_fifo #(
     .Width(StW),
     .Depth(NumStage)
@@ -636,7 +659,7 @@ module onerma_seal #(
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .flush_i    (1'b0),
-    .in_valid_i (out_push),
+    .in_valid_i (out_push && !done_byp),
     .in_ready_o (done_in_ready),
     .in_data_i  (out_push_stage),
     .out_valid_o(done_valid),
@@ -649,6 +672,11 @@ module onerma_seal #(
 
   // ---------------------------------------------------------------------------------------------
   // Output: one frame at a time, rows through a 2-entry FIFO (same credit rule as the fetch).
+  // Three shortcuts for a frame that finds the output idle, none of them on a path from another
+  // block's valid: the frame of a message just completed by its tag starts in that cycle if the
+  // completion queue is empty (`done_byp`); a frame started while no frame is being read issues
+  // its first (header) row in the start cycle (`o_first`); and a row read while the FIFO is
+  // empty is offered on m_axis from the read registers, entering the FIFO only if not taken.
   // ---------------------------------------------------------------------------------------------
   typedef struct packed {
     logic [DataWidth-1:0] row;
@@ -677,14 +705,28 @@ module onerma_seal #(
   logic [511:0]   hdr_b_rd_q;
   logic [KeepW-1:0] o_rem;
 
-  assign o_issue   = o_active_q && ((3'(o_count) + 3'(ord_valid_q) - 3'(axis_fire)) < 3'd2);
-  assign o_last    = o_issue && (o_beat_q == o_n_q - OW'(1));
-  assign o_start   = done_valid && (!o_active_q || o_last);
-  assign done_pop  = o_start;
-  assign o_free    = o_last;
-  assign o_hdr     = (o_beat_q < OW'(HdrRows));
-  assign o_ct_addr = CW'(32'(o_stage_q) * CtRows + 32'(o_beat_q) - HdrRows);
-  assign o_rem     = KeepW'(32'(o_len_q) + 32'd80);
+  logic           s_valid, o_credit, o_first, o_last_act;
+  logic [StW-1:0] s_stage, rd_stage;
+
+  // The next frame: the completion queue's head, or a message completed by its tag right now.
+  assign s_valid    = done_valid || fin_tag;
+  assign s_stage    = done_valid ? done_stage : tag_stage_q;
+  assign o_credit   = (3'(o_count) + 3'(ord_valid_q) - 3'(axis_fire)) < 3'd2;
+  // A frame is at least 80 bytes, so at least two rows: its first row is never its last, and
+  // o_last needs a frame being read.
+  assign o_last_act = o_active_q && o_credit && (o_beat_q == o_n_q - OW'(1));
+  assign o_start    = s_valid && (!o_active_q || o_last_act);
+  assign o_first    = o_start && !o_active_q;
+  assign done_byp   = fin_tag && !done_valid && o_start;
+  assign done_pop   = o_start && done_valid;
+  assign o_issue    = (o_active_q || o_first) && o_credit;
+  assign o_last     = o_last_act;
+  assign o_free     = o_last;
+  assign rd_stage   = o_active_q ? o_stage_q : s_stage;
+  // A first row is a header row, so the ciphertext address needs only the registers.
+  assign o_hdr      = !o_active_q || (o_beat_q < OW'(HdrRows));
+  assign o_ct_addr  = CW'(32'(o_stage_q) * CtRows + 32'(o_beat_q) - HdrRows);
+  assign o_rem      = KeepW'(32'(o_len_q) + 32'd80);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -698,10 +740,10 @@ module onerma_seal #(
       ord_valid_q <= o_issue;
       if (o_start) begin
         o_active_q <= 1'b1;
-        o_stage_q  <= done_stage;
-        o_beat_q   <= '0;
-        o_n_q      <= out_beats(len_q[done_stage]);
-        o_len_q    <= len_q[done_stage];
+        o_stage_q  <= s_stage;
+        o_beat_q   <= OW'(o_first && o_issue);
+        o_n_q      <= out_beats(len_q[s_stage]);
+        o_len_q    <= len_q[s_stage];
       end else if (o_last) begin
         o_active_q <= 1'b0;
       end else if (o_issue) begin
@@ -713,12 +755,12 @@ module onerma_seal #(
   always_ff @(posedge clk_i) begin
     if (o_issue) begin
       ord_hdr_q  <= o_hdr;
-      ord_part_q <= HpW'(o_beat_q);
+      ord_part_q <= o_active_q ? HpW'(o_beat_q) : '0;
       ord_last_q <= o_last;
-      ord_meta_q <= meta_q[o_stage_q];
+      ord_meta_q <= meta_q[rd_stage];
       ord_keep_q <= (o_last && (o_rem != '0)) ? ~({Bytes{1'b1}} << o_rem) : '1;
       if (o_hdr) begin
-        hdr_b_rd_q <= hdr_b_mem[o_stage_q];
+        hdr_b_rd_q <= hdr_b_mem[rd_stage];
       end
     end
   end
@@ -736,6 +778,8 @@ module onerma_seal #(
     end
   end
 
+  obeat_t o_beat;
+
   onerma_fifo #(
     .T    (obeat_t),
     .Depth(2)
@@ -743,22 +787,24 @@ module onerma_seal #(
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .flush_i    (1'b0),
-    .in_valid_i (ord_valid_q),
+    .in_valid_i (ord_valid_q && (o_out_valid || !m_axis_tready)),
     .in_ready_o (o_in_ready),
     .in_data_i  (o_in),
     .out_valid_o(o_out_valid),
-    .out_ready_i(axis_fire),
+    .out_ready_i(axis_fire && o_out_valid),
     .out_data_o (o_out),
     .count_o    (o_count)
   );
 
-  assign m_axis_tvalid = o_out_valid;
-  assign m_axis_tdata  = to_lanes(o_out.row);
-  assign m_axis_tkeep  = o_out.keep;
-  assign m_axis_tlast  = o_out.last;
+  // The FIFO's head, or with the FIFO empty the row read last cycle.
+  assign o_beat        = o_out_valid ? o_out : o_in;
+  assign m_axis_tvalid = o_out_valid || ord_valid_q;
+  assign m_axis_tdata  = to_lanes(o_beat.row);
+  assign m_axis_tkeep  = o_beat.keep;
+  assign m_axis_tlast  = o_beat.last;
   assign axis_fire     = m_axis_tvalid && m_axis_tready;
-  assign sent_valid_o  = axis_fire && o_out.last;
-  assign sent_meta_o   = o_out.meta;
+  assign sent_valid_o  = axis_fire && o_beat.last;
+  assign sent_meta_o   = o_beat.meta;
 
   // Not used: the requester's own ready signals of internal FIFOs that never fill by
   // construction (stages bound the queues, credits bound the read FIFOs), auth_ok (always 1 when
