@@ -819,7 +819,11 @@ impl Nic {
                     chunk,
                     ok,
                     data,
-                } => self.on_rd_resp_tag(t, slot, inst, chunk, ok, &data, out)?,
+                } => {
+                    let r = self.on_rd_resp_tag(t, slot, inst, chunk, ok, &data, out);
+                    self.sh.recycle(data);
+                    r?
+                }
                 Event::ReadLanded {
                     slot,
                     inst,
@@ -845,7 +849,11 @@ impl Nic {
                     chunk,
                     ok,
                     data,
-                } => self.on_wr_data_tag(t, ctx, inst, chunk, ok, &data, out)?,
+                } => {
+                    let r = self.on_wr_data_tag(t, ctx, inst, chunk, ok, &data, out);
+                    self.sh.recycle(data);
+                    r?
+                }
                 Event::CtxWritten { ctx, inst, ok } => {
                     self.on_ctx_written(t, ctx, inst, ok, out)?
                 }
