@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use aes::{Aes128, Aes128Enc};
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use aes::{Aes128, Aes128Enc};
 use ghash::GHash;
 use ghash::universal_hash::UniversalHash;
 use onerma_layouts::{GcmIv, KdBlock, LayoutError, OpType};
