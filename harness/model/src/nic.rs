@@ -214,71 +214,101 @@ fn fifo_of(ev: &Event) -> Option<usize> {
     }
 }
 
+/// Where the earliest timer is: `fifo` `Some(k)` a FIFO, `None` the heap.
+#[derive(Debug, Clone, Copy)]
+struct Head {
+    fifo: Option<usize>,
+    time: u64,
+    seq: u64,
+}
+
 /// Timers in (time, arming order): equal times fire in the order they were armed.
 #[derive(Debug, Default)]
 pub(crate) struct Timers {
     fifo: [VecDeque<TimerEntry>; NFIFO],
     heap: BinaryHeap<Reverse<TimerEntry>>,
     seq: u64,
+    /// The earliest entry, kept up to date by every change: each input asks for it several
+    /// times (due timers, the next wake-up), and scanning every queue each time showed in
+    /// profiles.
+    head: Option<Head>,
 }
 
 impl Timers {
     pub(crate) fn push(&mut self, time: u64, ev: Event) {
         self.seq += 1;
-        let e = TimerEntry {
-            time,
-            seq: self.seq,
-            ev,
+        let seq = self.seq;
+        let e = TimerEntry { time, seq, ev };
+        let fifo = match fifo_of(&e.ev) {
+            Some(k) if self.fifo[k].back().is_none_or(|b| b.time <= time) => {
+                self.fifo[k].push_back(e);
+                Some(k)
+            }
+            _ => {
+                self.heap.push(Reverse(e));
+                None
+            }
         };
-        if let Some(k) = fifo_of(&e.ev)
-            && self.fifo[k].back().is_none_or(|b| b.time <= time)
-        {
-            self.fifo[k].push_back(e);
-        } else {
-            self.heap.push(Reverse(e));
+        // The newest entry has the largest seq, so it is the earliest only if strictly sooner.
+        if self.head.is_none_or(|h| time < h.time) {
+            self.head = Some(Head { fifo, time, seq });
         }
     }
 
-    /// Where the earliest entry is: `Some(k)` a FIFO, `None` the heap.
-    fn earliest(&self) -> Option<(Option<usize>, u64)> {
-        let mut best: Option<(Option<usize>, u64, u64)> =
-            self.heap.peek().map(|e| (None, e.0.time, e.0.seq));
+    /// Scans every queue for the earliest entry.
+    fn scan(&self) -> Option<Head> {
+        let mut best: Option<Head> = self.heap.peek().map(|e| Head {
+            fifo: None,
+            time: e.0.time,
+            seq: e.0.seq,
+        });
         for (k, q) in self.fifo.iter().enumerate() {
             if let Some(e) = q.front()
-                && best.is_none_or(|(_, t, s)| (e.time, e.seq) < (t, s))
+                && best.is_none_or(|b| (e.time, e.seq) < (b.time, b.seq))
             {
-                best = Some((Some(k), e.time, e.seq));
+                best = Some(Head {
+                    fifo: Some(k),
+                    time: e.time,
+                    seq: e.seq,
+                });
             }
         }
-        best.map(|(k, t, _)| (k, t))
+        best
     }
 
     fn first(&self) -> Option<u64> {
-        self.earliest().map(|(_, t)| t)
+        self.head.map(|h| h.time)
     }
 
     fn pop_due(&mut self, now: u64) -> Option<(u64, Event)> {
-        let (k, t) = self.earliest()?;
-        if t > now {
+        let h = self.head?;
+        if h.time > now {
             return None;
         }
-        let e = match k {
+        let e = match h.fifo {
             Some(k) => self.fifo[k].pop_front()?,
             None => self.heap.pop()?.0,
         };
+        self.head = self.scan();
         Some((e.time, e.ev))
     }
 
     /// Drops entries at the fronts that can no longer do anything, so the NIC is not woken for
     /// them (each wake-up is a system event).
     fn tidy(&mut self, live: impl Fn(&Event) -> bool) {
+        let mut dropped = false;
         for q in &mut self.fifo {
             while q.front().is_some_and(|e| !live(&e.ev)) {
                 q.pop_front();
+                dropped = true;
             }
         }
         while self.heap.peek().is_some_and(|e| !live(&e.0.ev)) {
             self.heap.pop();
+            dropped = true;
+        }
+        if dropped {
+            self.head = self.scan();
         }
     }
 }
@@ -789,7 +819,11 @@ impl Nic {
                     chunk,
                     ok,
                     data,
-                } => self.on_rd_resp_tag(t, slot, inst, chunk, ok, &data, out)?,
+                } => {
+                    let r = self.on_rd_resp_tag(t, slot, inst, chunk, ok, &data, out);
+                    self.sh.recycle(data);
+                    r?
+                }
                 Event::ReadLanded {
                     slot,
                     inst,
@@ -815,7 +849,11 @@ impl Nic {
                     chunk,
                     ok,
                     data,
-                } => self.on_wr_data_tag(t, ctx, inst, chunk, ok, &data, out)?,
+                } => {
+                    let r = self.on_wr_data_tag(t, ctx, inst, chunk, ok, &data, out);
+                    self.sh.recycle(data);
+                    r?
+                }
                 Event::CtxWritten { ctx, inst, ok } => {
                     self.on_ctx_written(t, ctx, inst, ok, out)?
                 }

@@ -10,7 +10,7 @@ use crate::config::NicConfig;
 use crate::crypto::{self, CipherKey, FastMap};
 use crate::error::{ChoiceError, ModelError};
 use crate::host::{ReadPurpose, WritePurpose, settled};
-use crate::initiator::{Chunk, open};
+use crate::initiator::{Chunk, open, open_into};
 use crate::nic::{DropReason, Event, Nic, Outputs, RxOutcome};
 use crate::shared::Owner;
 use crate::wire::{
@@ -646,7 +646,7 @@ impl Nic {
         if c.chunks[chunk as usize] != Chunk::Missing {
             return Ok(RxOutcome::Dropped(DropReason::Dup));
         }
-        let (ok, data) = open(&c.kd, h, frame)?;
+        let (ok, data) = open_into(&c.kd, h, frame, self.sh.spare())?;
         let (ci, inst) = (h.ctx, c.inst);
         let c = &mut self.rsp.ctxs[usize::from(ci)];
         c.chunks[chunk as usize] = Chunk::Pending;

@@ -386,6 +386,11 @@ impl Shared {
         f
     }
 
+    /// A spent frame from the pool as a scratch buffer (contents unspecified), or a new one.
+    pub fn spare(&mut self) -> Vec<u8> {
+        self.frame_pool.pop().unwrap_or_default()
+    }
+
     /// Gives back a frame nobody needs, to build a later one in.
     pub fn recycle(&mut self, frame: Vec<u8>) {
         if self.frame_pool.len() < FRAME_POOL {

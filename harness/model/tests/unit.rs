@@ -63,6 +63,52 @@ fn open_frame(key: &[u8; 16], frame: &[u8]) -> Option<Vec<u8>> {
     Some(body)
 }
 
+/// The model's GCM (put together from `aes` and `ghash`) against `aes-gcm`: every payload length
+/// from none to past a 1 KB chunk (the keystream's batch) and up to the largest frame, and tags
+/// that fail (payload left as it came).
+#[test]
+fn gcm_matches_aes_gcm() {
+    use onerma_model::crypto::{Crypto, TAG_LEN};
+    let key: [u8; 16] = *b"gcm-vs-aes-gcm!!";
+    let g = Aes128Gcm::new(&Array::from(key));
+    let mut c = Crypto::new(false);
+    let lens = (0..=80).chain([1008, 1023, 1024, 1025, 1040, 2048, 4095, 4096]);
+    for (i, len) in lens.enumerate() {
+        let mut iv = [0u8; 12];
+        iv[..4].copy_from_slice(&(i as u32).to_be_bytes());
+        iv[4..].copy_from_slice(&[0xa5; 8]);
+        let frame_len = 64 + len + TAG_LEN;
+        let mut frame: Vec<u8> = (0..frame_len).map(|x| (x * 7 + len) as u8).collect();
+        let plain = frame[64..64 + len].to_vec();
+        let mut want_body = plain.clone();
+        let want_tag = g
+            .encrypt_inout_detached(
+                &Array::from(iv),
+                &frame[..64],
+                InOutBuf::from(&mut want_body[..]),
+            )
+            .expect("aes-gcm seals");
+        c.seal(&key, &iv, &mut frame);
+        assert_eq!(&frame[64..64 + len], &want_body[..], "ciphertext, {len} B");
+        assert_eq!(&frame[64 + len..], &want_tag[..], "tag, {len} B");
+
+        let (aad, rest) = frame.split_at(64);
+        let (ct, tag) = rest.split_at(len);
+        let mut body = ct.to_vec();
+        assert!(c.open(&key, &iv, aad, &mut body, tag), "opens, {len} B");
+        assert_eq!(body, plain, "plaintext, {len} B");
+
+        let mut bad = tag.to_vec();
+        bad[i % TAG_LEN] ^= 1;
+        let mut body = ct.to_vec();
+        assert!(!c.open(&key, &iv, aad, &mut body, &bad), "bad tag, {len} B");
+        assert_eq!(
+            body, ct,
+            "a payload whose tag fails is left as it came, {len} B"
+        );
+    }
+}
+
 fn pair_manual() -> (Nic, Nic) {
     let s = system(2, |_| {}, fast_fabric());
     let mut it = s.nics.into_iter();
