@@ -176,3 +176,19 @@ fn the_policy_makes_the_automatic_choices() {
     assert_eq!(waits.class_len(0), 1);
     assert!(out.messages.is_empty());
 }
+
+#[test]
+fn no_class_is_ready_without_a_free_quantum() {
+    // A 64-line window: one dispatched 64-byte READ holds a line, leaving 63 < 64 (§5), so the
+    // second queued op may not be chosen although its class is non-empty.
+    let s = system(2, |c| c.window_lines = 64, fast_fabric());
+    let mut a = s.nics.into_iter().next().expect("nic");
+    a.set_manual(true);
+    let mut out = Outputs::default();
+    a.submit(10, 0, &read_cmd(0x101), &mut out).expect("submit");
+    a.submit(11, 1, &read_cmd(0x101), &mut out).expect("submit");
+    assert_eq!(a.ready_classes(), vec![0]);
+    assert_eq!(a.dispatch(12, 0, &mut out), Ok(0));
+    assert_eq!((a.class_len(0), a.window_free()), (1, 63));
+    assert!(a.ready_classes().is_empty());
+}
