@@ -447,3 +447,65 @@ impl Shared {
         self.send(h, key, f, out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::{HostConfig, HostMem};
+    use onerma_layouts::{MsgType, OpType, Status};
+
+    fn hdr() -> Hdr {
+        Hdr {
+            msg_type: MsgType::WrRdreq,
+            op_type: OpType::Write,
+            status: Status::Ok,
+            src_nic: 0,
+            dst_nic: 2,
+            counter: 0,
+            prev_counter: 9,
+            pid: 1,
+            region: 0,
+            slot: 0,
+            offset: 0,
+            length: 16,
+            chunk_offset: 0,
+            chunk_len: 0,
+            ctx: 0,
+            hold_ns: 0,
+        }
+    }
+
+    /// A shadow NIC sends with the device's counter, and its own count moves past the device's
+    /// (never back), so a later counter of its own is above every counter the device used.
+    #[test]
+    fn a_shadow_takes_the_devices_counter_and_moves_past_it() {
+        let host = Box::new(HostMem::new(HostConfig::default(), false));
+        let mut s = Shared::new(1, 5, 1, 64, Crypto::new(false), host);
+        s.shadow = Some(ShadowTap::default());
+        let key = CipherKey::new(&[3; 16]);
+        let mut out = Vec::new();
+        let dev = (5u64 << 48) | 500;
+        if let Some(t) = s.shadow.as_mut() {
+            t.counter = Some(dev);
+        }
+        assert_eq!(s.send_empty(hdr(), &key, &mut out).ok(), Some(Some(dev)));
+        assert_eq!(s.count(), 501);
+        // Unsealed: the key is kept for the observer, the tag left zero.
+        assert_eq!(s.shadow.as_ref().map(|t| t.keys.len()), Some(1));
+        assert_eq!(out[0][out[0].len() - 16..], [0; 16]);
+        // An older device counter does not move the count back.
+        if let Some(t) = s.shadow.as_mut() {
+            t.counter = Some((5u64 << 48) | 10);
+        }
+        assert_eq!(
+            s.send_empty(hdr(), &key, &mut out).ok(),
+            Some(Some((5u64 << 48) | 10))
+        );
+        assert_eq!(s.count(), 501);
+        // Without a device counter the shadow uses its own.
+        assert_eq!(
+            s.send_empty(hdr(), &key, &mut out).ok(),
+            Some(Some((5u64 << 48) | 501))
+        );
+    }
+}
