@@ -103,8 +103,12 @@ pub struct GcmRun {
 pub const DESC_WORDS: usize = 13;
 pub const BEAT_WORDS: usize = 5;
 
-/// The ports every GCM top has (engine and pool share them), as port words.
+/// The ports every GCM top has (engine and pool share them), as port words. A top with
+/// `LANES` > 1 (a pool of onerma_gcm_lane) carries `LANES` beats per din and dout word: din is
+/// `4 * LANES` port words, dout `{data, last, meta}` with `LANES * 128` data bits.
 pub trait GcmPorts {
+    /// 128-bit beats per din / dout word.
+    const LANES: usize = 1;
     fn eval(&mut self);
     fn tick(&mut self);
     fn reset(&mut self, cycles: u32);
@@ -112,13 +116,13 @@ pub trait GcmPorts {
     /// Drives desc_valid_i and desc_data_i (see [`pack_desc`]); `None`: valid low, data zero.
     fn set_desc(&mut self, desc: Option<&[u32; DESC_WORDS]>);
     fn desc_ready(&self) -> bool;
-    /// Drives din_valid_i and din_data_i (din_t is one 128-bit field: the port is the beat
-    /// itself, see [`bits::to_words`]); `None`: valid low, data zero.
-    fn set_din(&mut self, beat: Option<&[u32; 4]>);
+    /// Drives din_valid_i and din_data_i (`4 * LANES` port words: see [`din_word`]); `None`:
+    /// valid low, data zero.
+    fn set_din(&mut self, word: Option<&[u32]>);
     fn din_ready(&self) -> bool;
     fn set_dout_ready(&mut self, ready: bool);
-    /// dout_data_o while dout_valid_o is high (see [`unpack_beat`]).
-    fn dout(&self) -> Option<[u32; BEAT_WORDS]>;
+    /// dout_data_o while dout_valid_o is high (see [`unpack_word`]).
+    fn dout(&self) -> Option<Vec<u32>>;
     fn set_res_ready(&mut self, ready: bool);
     /// res_data_o while res_valid_o is high (see [`unpack_beat`]).
     fn res(&self) -> Option<[u32; BEAT_WORDS]>;
@@ -188,10 +192,43 @@ pub fn unpack_beat(w: &[u32; BEAT_WORDS]) -> Beat {
     }
 }
 
-/// Implements [`GcmPorts`] for generated model modules with the engine's port names.
+/// A dout word `{data (lanes x 128 bits), last, meta}` as its beats (beat 0 first), last and
+/// meta.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub beats: Vec<[u32; 4]>,
+    pub last: bool,
+    pub meta: u8,
+}
+
+/// Splits a dout word of `lanes` beats (beat j in data bits `[(lanes - j) * 128 - 1 -: 128]`).
+pub fn unpack_word(w: &[u32], lanes: usize) -> Word {
+    Word {
+        beats: (0..lanes)
+            .map(|j| u128_to_words(get_bits(w, BEAT_DATA + (lanes - 1 - j) * 128, 128)))
+            .collect(),
+        last: get_bits(w, BEAT_FLAG, 1) != 0,
+        meta: get_bits(w, BEAT_META, 8) as u8,
+    }
+}
+
+/// The din port words of a word of `lanes` beats: beat j (as [`bits::to_words`] gives it) in
+/// data bits `[(lanes - j) * 128 - 1 -: 128]`; missing beats are zero.
+pub fn din_word(beats: &[Block], lanes: usize) -> Vec<u32> {
+    let mut w = vec![0u32; 4 * lanes];
+    for (j, b) in beats.iter().enumerate().take(lanes) {
+        let at = 4 * (lanes - 1 - j);
+        w[at..at + 4].copy_from_slice(&bits::to_words(b));
+    }
+    w
+}
+
+/// Implements [`GcmPorts`] for generated model modules with the engine's port names and `lanes`
+/// beats per word.
 macro_rules! impl_gcm_ports {
-    ($($m:path),* $(,)?) => {$(
+    ($lanes:literal: $($m:path),* $(,)?) => {$(
         impl GcmPorts for $m {
+            const LANES: usize = $lanes;
             fn eval(&mut self) {
                 <$m>::eval(self)
             }
@@ -211,9 +248,13 @@ macro_rules! impl_gcm_ports {
             fn desc_ready(&self) -> bool {
                 self.desc_ready_o() != 0
             }
-            fn set_din(&mut self, beat: Option<&[u32; 4]>) {
-                self.set_din_valid_i(u8::from(beat.is_some()));
-                self.set_din_data_i(beat.unwrap_or(&[0; 4]));
+            fn set_din(&mut self, word: Option<&[u32]>) {
+                let mut w = [0u32; 4 * $lanes];
+                if let Some(x) = word {
+                    w.copy_from_slice(x);
+                }
+                self.set_din_valid_i(u8::from(word.is_some()));
+                self.set_din_data_i(&w);
             }
             fn din_ready(&self) -> bool {
                 self.din_ready_o() != 0
@@ -221,8 +262,8 @@ macro_rules! impl_gcm_ports {
             fn set_dout_ready(&mut self, ready: bool) {
                 self.set_dout_ready_i(u8::from(ready));
             }
-            fn dout(&self) -> Option<[u32; BEAT_WORDS]> {
-                (self.dout_valid_o() != 0).then(|| self.dout_data_o())
+            fn dout(&self) -> Option<Vec<u32>> {
+                (self.dout_valid_o() != 0).then(|| self.dout_data_o().to_vec())
             }
             fn set_res_ready(&mut self, ready: bool) {
                 self.set_res_ready_i(u8::from(ready));
@@ -234,12 +275,13 @@ macro_rules! impl_gcm_ports {
     )*};
 }
 
-impl_gcm_ports!(
+impl_gcm_ports!(1:
     onerma_rtl::gcm_pipe::Model,
     onerma_rtl::gcm_iter::Model,
     onerma_rtl::gcm_pool::Model,
     onerma_rtl::gcm_pool_iter::Model,
 );
+impl_gcm_ports!(4: onerma_rtl::gcm_pool_wide::Model);
 
 fn iv_to_words(iv: &[u8; 12]) -> [u32; 3] {
     std::array::from_fn(|i| {
@@ -375,7 +417,7 @@ pub fn run<M: GcmPorts>(
             });
         }
         m.set_desc(desc.offer().map(|d| &d.port));
-        m.set_din(din.offer());
+        m.set_din(din.offer().map(Vec::as_slice));
         let dout_ready = dout.ready();
         let res_ready = res.ready();
         m.set_dout_ready(dout_ready);
@@ -392,8 +434,12 @@ pub fn run<M: GcmPorts>(
                 beats_total: msg.data.len().div_ceil(16),
                 result: None,
             });
-            for b in beats(&msg.aad).chain(beats(&msg.data)) {
-                din.push(bits::to_words(&b));
+            // Each part starts in a new word.
+            for part in [&msg.aad, &msg.data] {
+                let part: Vec<Block> = beats(part).collect();
+                for w in part.chunks(M::LANES) {
+                    din.push(din_word(w, M::LANES));
+                }
             }
             last_progress = cycle;
         }
@@ -401,40 +447,49 @@ pub fn run<M: GcmPorts>(
             last_progress = cycle;
         }
 
-        let out = m.dout().map(|w| unpack_beat(&w));
+        let out = m.dout().map(|w| unpack_word(&w, M::LANES));
         dout_rule.check(cycle, out.is_some(), dout_ready, &out)?;
-        if let (true, Some(beat)) = (dout.handshake(out), out) {
-            let slot = &mut pending[usize::from(beat.meta)];
+        if let (true, Some(word)) = (dout.handshake(out.clone()), out) {
+            let slot = &mut pending[usize::from(word.meta)];
             let p = slot.as_mut().ok_or(GcmError::UnknownMeta {
                 port: "dout",
-                meta: beat.meta,
+                meta: word.meta,
                 cycle,
             })?;
-            if p.beats_seen >= p.beats_total {
+            let left = p.beats_total.saturating_sub(p.beats_seen);
+            if left == 0 {
                 return Err(GcmError::Malformed {
-                    meta: beat.meta,
+                    meta: word.meta,
                     what: "more payload beats than the message has".into(),
                 });
             }
-            p.beats_seen += 1;
+            // Only the word with the message's last beat may be short.
+            let n = left.min(M::LANES);
+            p.beats_seen += n;
             let expect_last = p.beats_seen == p.beats_total;
-            if beat.flag != expect_last {
+            if word.last != expect_last {
                 return Err(GcmError::Malformed {
-                    meta: beat.meta,
-                    what: format!("last = {} on payload beat {}", beat.flag, p.beats_seen),
+                    meta: word.meta,
+                    what: format!("last = {} on payload beat {}", word.last, p.beats_seen),
                 });
             }
             let len = msgs[p.index].data.len();
-            let bytes = bits::from_words(&beat.data);
-            let keep = (len - p.data.len()).min(16);
-            if bytes[keep..].iter().any(|&b| b != 0) {
-                return Err(GcmError::Malformed {
-                    meta: beat.meta,
-                    what: "bytes past the end of the payload are not zero".into(),
-                });
+            for (j, beat) in word.beats.iter().enumerate() {
+                let bytes = bits::from_words(beat);
+                let keep = if j < n {
+                    (len - p.data.len()).min(16)
+                } else {
+                    0
+                };
+                if bytes[keep..].iter().any(|&b| b != 0) {
+                    return Err(GcmError::Malformed {
+                        meta: word.meta,
+                        what: "bytes past the end of the payload are not zero".into(),
+                    });
+                }
+                p.data.extend_from_slice(&bytes[..keep]);
             }
-            p.data.extend_from_slice(&bytes[..keep]);
-            finished += usize::from(complete(slot, beat.meta, &mut done));
+            finished += usize::from(complete(slot, word.meta, &mut done));
             last_progress = cycle;
             last_output = cycle;
         }

@@ -10,7 +10,7 @@ use aes_gcm::aead::AeadInOut;
 use aes_gcm::{Aes128Gcm, KeyInit};
 use ghash::GHash;
 use ghash::universal_hash::UniversalHash;
-use onerma_rtl::{gcm_iter, gcm_pipe, gcm_pool, gcm_pool_iter};
+use onerma_rtl::{gcm_iter, gcm_pipe, gcm_pool, gcm_pool_iter, gcm_pool_wide};
 use onerma_rtl_tests::bits;
 use onerma_rtl_tests::gcm::{self, GcmMsg, GcmPorts, GcmRun, Stalls};
 use proptest::prelude::*;
@@ -198,6 +198,7 @@ fn spec_vectors_iterative() {
 fn spec_vectors_pool() {
     spec_vectors_on(&mut gcm_pool::Model::new());
     spec_vectors_on(&mut gcm_pool_iter::Model::new());
+    spec_vectors_on(&mut gcm_pool_wide::Model::new());
 }
 
 /// GHASH alone, through the engine: with key K the engine's tag for (AAD = A, empty payload) is
@@ -384,6 +385,17 @@ proptest! {
         seed in any::<u64>(),
     ) {
         check_batch(&mut gcm_pool_iter::Model::new(), &specs, st, seed)?;
+    }
+
+    /// 4 beats per word (onerma_gcm_lane): partial words at every part length, AAD and payload
+    /// each starting a new word, results after their last word.
+    #[test]
+    fn wide_pool_matches_rustcrypto(
+        specs in prop::collection::vec(msg_spec(1100), 2..9),
+        st in stalls(),
+        seed in any::<u64>(),
+    ) {
+        check_batch(&mut gcm_pool_wide::Model::new(), &specs, st, seed)?;
     }
 }
 

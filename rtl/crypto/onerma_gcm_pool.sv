@@ -12,9 +12,16 @@
 ///   engine. Messages without beats (no AAD, no payload) take no route entry.
 /// - dout, res: round-robin arbiters (onerma_rr_arb) over the engines; each beat and result
 ///   carries its meta (and each beat its last).
-/// Aggregate rate is bounded by the one 128-bit beat per cycle of the shared din stream; with
-/// slow (iterative) engines give them an InDepth that holds a whole message so a message enters
-/// at full rate and the next one can start on another engine.
+/// Lanes = 1: din and dout carry one 128-bit beat, and the aggregate rate is bounded by the one
+/// beat per cycle of the shared din stream; with slow (iterative) engines give them an InDepth
+/// that holds a whole message so a message enters at full rate and the next one can start on
+/// another engine.
+/// Lanes > 1: din and dout carry words of Lanes beats (onerma_gcm_lane's formats: each part of a
+/// message starts in a new word, beat 0 in the top bits), each engine sits behind a lane
+/// (onerma_gcm_lane) whose word buffer takes a whole message at one word per cycle and admits a
+/// descriptor only when the message's words fit, so the shared din stream never waits for an
+/// engine's keystream; up to Lanes engines then work at once on one stream (docs/crypto.md).
+/// The route counts words instead of beats.
 ///
 /// The payload types are passed down to the engines, so one definition serves the whole pool.
 ///
@@ -29,6 +36,10 @@ module onerma_gcm_pool #(
   parameter int unsigned InDepth         = 2,
   parameter int unsigned MsgDepth        = 8,
   parameter bit          AbstractEngines = 1'b0,
+  /// 128-bit beats per din / dout word, a power of two (1: the engine's own streams).
+  parameter int unsigned Lanes           = 1,
+  /// Lanes > 1: each lane's word buffer (onerma_gcm_lane's WordDepth).
+  parameter int unsigned WordDepth       = 17,
   parameter type         meta_t          = logic [7:0],
   /// Payload types, as onerma_gcm_engine's.
   parameter type         desc_t          = struct packed {
@@ -50,6 +61,16 @@ module onerma_gcm_pool #(
     logic         auth_ok;
     meta_t        meta;
   },
+  /// The pool's din and dout words (Lanes = 1: the same layout as onerma_gcm_pkg::din_t and
+  /// dout_t).
+  parameter type         wdin_t          = struct packed {
+    logic [Lanes*128-1:0] data;
+  },
+  parameter type         wdout_t         = struct packed {
+    logic [Lanes*128-1:0] data;
+    logic                 last;
+    meta_t                meta;
+  },
   // Derived, do not override.
   parameter int unsigned EngW            = (NumEngines > 1) ? $clog2(NumEngines) : 1
 ) (
@@ -62,18 +83,18 @@ module onerma_gcm_pool #(
 
   input  logic                 din_valid_i,
   output logic                 din_ready_o,
-  input  onerma_gcm_pkg::din_t din_data_i,
+  input  wdin_t                din_data_i,
 
   output logic                 dout_valid_o,
   input  logic                 dout_ready_i,
-  output dout_t                dout_data_o,
+  output wdout_t               dout_data_o,
 
   output logic                 res_valid_o,
   input  logic                 res_ready_i,
   output res_t                 res_data_o
 );
 
-  localparam int unsigned BeatW      = LenW - 2;  // AAD + payload beats of one message
+  localparam int unsigned BeatW      = LenW - 2;  // AAD + payload words of one message
   localparam int unsigned RouteDepth = 2 * NumEngines;
 
   typedef struct packed {
@@ -81,15 +102,16 @@ module onerma_gcm_pool #(
     logic [BeatW-1:0] beats;
   } route_t;
 
+  // din words of a part of len bytes: ceil(ceil(len / 16) / Lanes) (Lanes a power of two).
   function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
-    return BeatW'(onerma_gcm_pkg::beat_count(32'(len)));
+    return BeatW'((onerma_gcm_pkg::beat_count(32'(len)) + Lanes - 1) >> $clog2(Lanes));
   endfunction
 
   logic [NumEngines-1:0] e_desc_valid, e_desc_ready;
   logic [NumEngines-1:0] e_din_valid, e_din_ready;
   logic [NumEngines-1:0] e_dout_valid, e_dout_ready;
   logic [NumEngines-1:0] e_res_valid, e_res_ready;
-  dout_t [NumEngines-1:0] e_dout;
+  wdout_t [NumEngines-1:0] e_dout;
   res_t  [NumEngines-1:0] e_res;
 
   // ---------------------------------------------------------------------------------------------
@@ -194,6 +216,38 @@ module onerma_gcm_pool #(
         .res_ready_i (e_res_ready[e]),
         .res_data_o  (e_res[e])
       );
+    end else if (Lanes > 1) begin : g_lane
+      onerma_gcm_lane #(
+        .Lanes    (Lanes),
+        .WordDepth(WordDepth),
+        .Pipelined(Pipelined),
+        .SboxRam  (SboxRam),
+        .NumStages(NumStages),
+        .LenW     (LenW),
+        .InDepth  (InDepth),
+        .MsgDepth (MsgDepth),
+        .meta_t   (meta_t),
+        .desc_t   (desc_t),
+        .dout_t   (dout_t),
+        .res_t    (res_t),
+        .wdin_t   (wdin_t),
+        .wdout_t  (wdout_t)
+      ) u_lane (
+        .clk_i       (clk_i),
+        .rst_ni      (rst_ni),
+        .desc_valid_i(e_desc_valid[e]),
+        .desc_ready_o(e_desc_ready[e]),
+        .desc_data_i (desc_data_i),
+        .din_valid_i (e_din_valid[e]),
+        .din_ready_o (e_din_ready[e]),
+        .din_data_i  (din_data_i),
+        .dout_valid_o(e_dout_valid[e]),
+        .dout_ready_i(e_dout_ready[e]),
+        .dout_data_o (e_dout[e]),
+        .res_valid_o (e_res_valid[e]),
+        .res_ready_i (e_res_ready[e]),
+        .res_data_o  (e_res[e])
+      );
     end else begin : g_real
       onerma_gcm_engine #(
         .Pipelined(Pipelined),
@@ -231,7 +285,7 @@ module onerma_gcm_pool #(
   /* verilator lint_off PINCONNECTEMPTY */
   onerma_rr_arb #(
     .N(NumEngines),
-    .T(dout_t)
+    .T(wdout_t)
   ) u_dout_arb (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -31,6 +31,14 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         crate::gcm_bench::bits_per_cycle_64b,
     ),
     ("gcm_latency_cycles", crate::gcm_bench::latency_cycles),
+    (
+        "gcm_pool_bits_per_cycle_1k",
+        crate::gcm_bench::pool_bits_per_cycle_1k,
+    ),
+    (
+        "gcm_pool_wide_bits_per_cycle_1k",
+        crate::gcm_bench::pool_wide_bits_per_cycle_1k,
+    ),
     ("gcm_sim_cycles_per_s", crate::gcm_bench::sim_cycles_per_s),
     (
         "gcm_iter_sim_cycles_per_s",

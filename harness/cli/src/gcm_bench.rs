@@ -94,6 +94,57 @@ pub fn bits_per_cycle_64b() -> Result<Measurement, CliError> {
     throughput(&mut onerma_rtl::gcm_pipe::Model::new(), label, 64, 64)
 }
 
+/// Aggregate payload bits per cycle of a pool on `n` messages of `payload` bytes offered back to
+/// back: results come in completion order, so the window is from the earliest to the latest
+/// result handshake, over the messages after the first to finish.
+fn pool_throughput<M: gcm::GcmPorts>(
+    m: &mut M,
+    label: &str,
+    engines: usize,
+    n: usize,
+    payload: usize,
+) -> Result<Measurement, CliError> {
+    let (run, _) = run_on(m, n, payload)?;
+    let cycles = run.outcomes.iter().map(|o| o.result_cycle);
+    let (first, last) = (cycles.clone().min(), cycles.max());
+    let (Some(f), Some(l)) = (first, last) else {
+        return Err(CliError::CheckFailed("gcm bench: no result".into()));
+    };
+    if l <= f {
+        return Err(CliError::CheckFailed("gcm bench: one result cycle".into()));
+    }
+    let bpc = ((n - 1) * payload * 8) as f64 / (l - f) as f64;
+    Ok(Measurement {
+        value: bpc,
+        unit: "bits/cycle",
+        config: format!(
+            "{label}, {n} x ({payload} B payload + {AAD_LEN} B AAD) offered back to back, payload \
+             bits of the {} messages after the first result over the cycles to the last; limit \
+             {engines} engines x 128",
+            n - 1
+        ),
+        limit: Some((engines * 128) as f64),
+    })
+}
+
+/// The pool with one 128-bit beat per din / dout handshake (`Lanes` = 1), 2 pipelined engines.
+pub fn pool_bits_per_cycle_1k() -> Result<Measurement, CliError> {
+    let label = "gcm_pool (2 pipelined engines, Lanes 1)";
+    pool_throughput(&mut onerma_rtl::gcm_pool::Model::new(), label, 2, 24, 1024)
+}
+
+/// The pool with 4-beat words (`Lanes` = 4, onerma_gcm_lane), 2 pipelined engines.
+pub fn pool_wide_bits_per_cycle_1k() -> Result<Measurement, CliError> {
+    let label = "gcm_pool_wide (2 pipelined engines, Lanes 4, WordDepth 17)";
+    pool_throughput(
+        &mut onerma_rtl::gcm_pool_wide::Model::new(),
+        label,
+        2,
+        24,
+        1024,
+    )
+}
+
 pub fn latency_cycles() -> Result<Measurement, CliError> {
     let (run, _) = run_pipe(1, 64)?;
     let o = run
