@@ -959,3 +959,47 @@ impl Nic {
         self.sh.send_empty(h, key, &mut out.messages)
     }
 }
+
+#[cfg(test)]
+mod timer_tests {
+    use super::{Event, Timers};
+
+    fn expire(slot: u16) -> Event {
+        Event::DispatchExpire { slot, inst: 0 }
+    }
+
+    fn deadline(slot: u16) -> Event {
+        Event::OpDeadline {
+            slot,
+            inst: 0,
+            at: 0,
+        }
+    }
+
+    fn slot_of(e: &Event) -> Option<u16> {
+        match e {
+            Event::DispatchExpire { slot, .. } | Event::OpDeadline { slot, .. } => Some(*slot),
+            _ => None,
+        }
+    }
+
+    /// Timers due at the same cycle fire in the order they were armed, whichever queue holds
+    /// them: slot 2's expiry goes to the heap (its FIFO already holds a later time), slot 3's
+    /// deadline to its FIFO, and both are due at 10 after slot 1's.
+    #[test]
+    fn equal_times_fire_in_arming_order() {
+        let mut t = Timers::default();
+        t.push(20, expire(1));
+        t.push(10, expire(2));
+        t.push(10, deadline(3));
+        t.push(10, expire(4));
+        let mut order = Vec::new();
+        while let Some((time, ev)) = t.pop_due(30) {
+            order.push((time, slot_of(&ev)));
+        }
+        assert_eq!(
+            order,
+            vec![(10, Some(2)), (10, Some(3)), (10, Some(4)), (20, Some(1))]
+        );
+    }
+}
