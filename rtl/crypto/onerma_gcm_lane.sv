@@ -25,9 +25,10 @@
 module onerma_gcm_lane #(
   /// A power of two (1, 2, 4, ...): words are counted with shifts.
   parameter int unsigned Lanes          = 4,
-  /// Words the input buffer holds: one whole message of the largest size keeps the pool's din
-  /// stream from waiting on this engine's keystream (docs/crypto.md).
-  parameter int unsigned WordDepth      = 17,
+  /// Words the input buffer holds. Two messages of the largest size (2 x 17 words: a 64-byte
+  /// header and a 1 KB chunk at Lanes 4): the next descriptor is admitted while the previous
+  /// message drains, so the engine's keystream is ready when its words arrive (docs/crypto.md).
+  parameter int unsigned WordDepth      = 34,
   parameter bit          Pipelined      = 1'b1,
   parameter bit          SboxRam        = 1'b1,
   parameter int unsigned NumStages      = 4,

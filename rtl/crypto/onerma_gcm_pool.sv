@@ -39,7 +39,7 @@ module onerma_gcm_pool #(
   /// 128-bit beats per din / dout word, a power of two (1: the engine's own streams).
   parameter int unsigned Lanes           = 1,
   /// Lanes > 1: each lane's word buffer (onerma_gcm_lane's WordDepth).
-  parameter int unsigned WordDepth       = 17,
+  parameter int unsigned WordDepth       = 34,
   parameter type         meta_t          = logic [7:0],
   /// Payload types, as onerma_gcm_engine's.
   parameter type         desc_t          = struct packed {

@@ -135,7 +135,7 @@ pub fn pool_bits_per_cycle_1k() -> Result<Measurement, CliError> {
 
 /// The pool with 4-beat words (`Lanes` = 4, onerma_gcm_lane), 2 pipelined engines.
 pub fn pool_wide_bits_per_cycle_1k() -> Result<Measurement, CliError> {
-    let label = "gcm_pool_wide (2 pipelined engines, Lanes 4, WordDepth 17)";
+    let label = "gcm_pool_wide (2 pipelined engines, Lanes 4, WordDepth 34)";
     pool_throughput(
         &mut onerma_rtl::gcm_pool_wide::Model::new(),
         label,
