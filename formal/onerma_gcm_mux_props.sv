@@ -10,10 +10,12 @@ module onerma_gcm_mux_props #(
   parameter int unsigned LenW       = 6,
   parameter int unsigned MetaW      = 2,
   parameter int unsigned OrderDepth = 2,
+  parameter int unsigned Lanes      = 1,
   // Derived, do not override (same as the mux's).
   parameter int unsigned CidW       = (NumClients > 1) ? $clog2(NumClients) : 1,
   parameter int unsigned PoolMetaW  = CidW + MetaW,
   parameter int unsigned BeatW      = LenW - 2,
+  parameter int unsigned WordW      = Lanes * 128,
   // The mux's default payload types (yosys-slang does not take a type parameter through bind,
   // so they are rebuilt here; a different field order would decode the wrong bits and fail).
   localparam type        cdesc_t    = struct packed {
@@ -34,13 +36,16 @@ module onerma_gcm_mux_props #(
     logic [127:0]         tag;
     logic [PoolMetaW-1:0] meta;
   },
+  localparam type        wdin_t     = struct packed {
+    logic [WordW-1:0] data;
+  },
   localparam type        cdout_t    = struct packed {
-    logic [127:0]     data;
+    logic [WordW-1:0] data;
     logic             last;
     logic [MetaW-1:0] meta;
   },
   localparam type        pdout_t    = struct packed {
-    logic [127:0]         data;
+    logic [WordW-1:0]     data;
     logic                 last;
     logic [PoolMetaW-1:0] meta;
   },
@@ -62,7 +67,7 @@ module onerma_gcm_mux_props #(
   input cdesc_t [NumClients-1:0]               c_desc_data_i,
   input logic [NumClients-1:0]                 c_din_valid_i,
   input logic [NumClients-1:0]                 c_din_ready_o,
-  input onerma_gcm_pkg::din_t [NumClients-1:0] c_din_data_i,
+  input wdin_t [NumClients-1:0]                c_din_data_i,
   input logic [NumClients-1:0]                 c_dout_valid_o,
   input logic [NumClients-1:0]                 c_dout_ready_i,
   input cdout_t                                c_dout_data_o,
@@ -74,7 +79,7 @@ module onerma_gcm_mux_props #(
   input pdesc_t                                p_desc_data_o,
   input logic                                  p_din_valid_o,
   input logic                                  p_din_ready_i,
-  input onerma_gcm_pkg::din_t                  p_din_data_o,
+  input wdin_t                                 p_din_data_o,
   input logic                                  p_dout_valid_i,
   input logic                                  p_dout_ready_o,
   input pdout_t                                p_dout_data_i,
@@ -90,8 +95,11 @@ module onerma_gcm_mux_props #(
   localparam int unsigned OAddrW = (OrderDepth > 1) ? $clog2(OrderDepth) : 1;
   localparam int unsigned OCntW  = $clog2(OrderDepth + 1);
 
+  // din words of a part (the pool's word format: each part starts in a new word).
   function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
-    return BeatW'(onerma_gcm_pkg::beat_count(32'(len)));
+    logic [31:0] b16;
+    b16 = (32'(len) + 32'd15) / 32'd16;
+    return BeatW'((b16 + 32'(Lanes) - 32'd1) / 32'(Lanes));
   endfunction
 
   // Symbolic constants (registers holding their unconstrained initial value).
@@ -113,7 +121,7 @@ module onerma_gcm_mux_props #(
     onerma_stream_check #(.Width($bits(cdesc_t)), .Assume(1'b1)) u_desc (
       .clk_i, .rst_ni, .valid_i(c_desc_valid_i[i]), .ready_i(c_desc_ready_o[i]),
       .data_i(c_desc_data_i[i]));
-    onerma_stream_check #(.Width(128), .Assume(1'b1)) u_din (
+    onerma_stream_check #(.Width(WordW), .Assume(1'b1)) u_din (
       .clk_i, .rst_ni, .valid_i(c_din_valid_i[i]), .ready_i(c_din_ready_o[i]),
       .data_i(c_din_data_i[i].data));
     onerma_stream_check #(.Width($bits(cdout_t)), .Assume(1'b0)) u_dout (
@@ -125,7 +133,7 @@ module onerma_gcm_mux_props #(
   end
   onerma_stream_check #(.Width($bits(pdesc_t)), .Assume(1'b0)) u_pdesc (
     .clk_i, .rst_ni, .valid_i(p_desc_valid_o), .ready_i(p_desc_ready_i), .data_i(p_desc_data_o));
-  onerma_stream_check #(.Width(128), .Assume(1'b0)) u_pdin (
+  onerma_stream_check #(.Width(WordW), .Assume(1'b0)) u_pdin (
     .clk_i, .rst_ni, .valid_i(p_din_valid_o), .ready_i(p_din_ready_i),
     .data_i(p_din_data_o.data));
   onerma_stream_check #(.Width($bits(pdout_t)), .Assume(1'b1)) u_pdout (
@@ -140,7 +148,7 @@ module onerma_gcm_mux_props #(
   end
   // Routing does not look at the data: 8 live bits per beat keep the mix-up check meaningful.
   for (genvar i = 0; i < NumClients; i++) begin : g_narrow
-    always_comb assume (c_din_data_i[i].data[127:8] == '0);
+    always_comb assume (c_din_data_i[i].data[WordW-1:8] == '0);
   end
 
   // ---- Handshakes.
@@ -338,7 +346,8 @@ bind onerma_gcm_mux onerma_gcm_mux_props #(
   .NumClients(NumClients),
   .LenW      (LenW),
   .MetaW     (MetaW),
-  .OrderDepth(OrderDepth)
+  .OrderDepth(OrderDepth),
+  .Lanes     (Lanes)
 ) u_props (.*);
 `endif
 

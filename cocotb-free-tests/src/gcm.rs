@@ -278,9 +278,10 @@ macro_rules! impl_gcm_ports {
 impl_gcm_ports!(1:
     onerma_rtl::gcm_pipe::Model,
     onerma_rtl::gcm_iter::Model,
-    onerma_rtl::gcm_pool::Model,
     onerma_rtl::gcm_pool_iter::Model,
 );
+#[cfg(feature = "crypto-bench")]
+impl_gcm_ports!(1: onerma_rtl::gcm_pool::Model);
 impl_gcm_ports!(4: onerma_rtl::gcm_pool_wide::Model);
 
 fn iv_to_words(iv: &[u8; 12]) -> [u32; 3] {

@@ -16,7 +16,9 @@
 ///
 /// Payload types as the pool's (onerma_gcm_pool), with a `MetaW`-bit meta on the client side
 /// and a `PoolMetaW`-bit meta on the pool side; instantiate the pool with
-/// `meta_t = logic [PoolMetaW-1:0]`.
+/// `meta_t = logic [PoolMetaW-1:0]` and the same `Lanes`: din and dout carry words of `Lanes`
+/// 128-bit beats in the pool's word format (each part of a message starts in a new word, beat 0
+/// in the top bits), and the order FIFO counts words as the pool's route does.
 module onerma_gcm_mux #(
   parameter int unsigned NumClients = 2,
   parameter int unsigned LenW       = 16,
@@ -25,10 +27,13 @@ module onerma_gcm_mux #(
   /// Order FIFO entries: descriptors accepted whose beats have not all passed. The pool keeps
   /// 2 x NumEngines routes; more here buys nothing.
   parameter int unsigned OrderDepth = 4,
+  /// 128-bit beats per din / dout word, as the pool's (a power of two; 1: one beat).
+  parameter int unsigned Lanes      = 1,
   // Derived, do not override.
   parameter int unsigned CidW       = (NumClients > 1) ? $clog2(NumClients) : 1,
   parameter int unsigned PoolMetaW  = CidW + MetaW,
   parameter int unsigned BeatW      = LenW - 2,
+  parameter int unsigned WordW      = Lanes * 128,
   parameter type         cdesc_t    = struct packed {
     logic [127:0]     key;
     logic [95:0]      iv;
@@ -47,13 +52,16 @@ module onerma_gcm_mux #(
     logic [127:0]         tag;
     logic [PoolMetaW-1:0] meta;
   },
+  parameter type         wdin_t     = struct packed {
+    logic [WordW-1:0] data;
+  },
   parameter type         cdout_t    = struct packed {
-    logic [127:0]     data;
+    logic [WordW-1:0] data;
     logic             last;
     logic [MetaW-1:0] meta;
   },
   parameter type         pdout_t    = struct packed {
-    logic [127:0]         data;
+    logic [WordW-1:0]     data;
     logic                 last;
     logic [PoolMetaW-1:0] meta;
   },
@@ -77,7 +85,7 @@ module onerma_gcm_mux #(
   input  cdesc_t [NumClients-1:0]               c_desc_data_i,
   input  logic [NumClients-1:0]                 c_din_valid_i,
   output logic [NumClients-1:0]                 c_din_ready_o,
-  input  onerma_gcm_pkg::din_t [NumClients-1:0] c_din_data_i,
+  input  wdin_t [NumClients-1:0]                c_din_data_i,
   output logic [NumClients-1:0]                 c_dout_valid_o,
   input  logic [NumClients-1:0]                 c_dout_ready_i,
   output cdout_t                                c_dout_data_o,
@@ -91,7 +99,7 @@ module onerma_gcm_mux #(
   output pdesc_t                                p_desc_data_o,
   output logic                                  p_din_valid_o,
   input  logic                                  p_din_ready_i,
-  output onerma_gcm_pkg::din_t                  p_din_data_o,
+  output wdin_t                                 p_din_data_o,
   input  logic                                  p_dout_valid_i,
   output logic                                  p_dout_ready_o,
   input  pdout_t                                p_dout_data_i,
@@ -105,8 +113,9 @@ module onerma_gcm_mux #(
     logic [BeatW-1:0] beats;
   } order_t;
 
+  // din words of a part of len bytes, as the pool counts them: ceil(ceil(len / 16) / Lanes).
   function automatic logic [BeatW-1:0] beats(input logic [LenW-1:0] len);
-    return BeatW'(onerma_gcm_pkg::beat_count(32'(len)));
+    return BeatW'((onerma_gcm_pkg::beat_count(32'(len)) + Lanes - 1) >> $clog2(Lanes));
   endfunction
 
   // ---------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         crate::gcm_bench::bits_per_cycle_64b,
     ),
     ("gcm_latency_cycles", crate::gcm_bench::latency_cycles),
+    #[cfg(feature = "crypto-bench")]
     (
         "gcm_pool_bits_per_cycle_1k",
         crate::gcm_bench::pool_bits_per_cycle_1k,

@@ -128,6 +128,7 @@ fn pool_throughput<M: gcm::GcmPorts>(
 }
 
 /// The pool with one 128-bit beat per din / dout handshake (`Lanes` = 1), 2 pipelined engines.
+#[cfg(feature = "crypto-bench")]
 pub fn pool_bits_per_cycle_1k() -> Result<Measurement, CliError> {
     let label = "gcm_pool (2 pipelined engines, Lanes 1)";
     pool_throughput(&mut onerma_rtl::gcm_pool::Model::new(), label, 2, 24, 1024)
