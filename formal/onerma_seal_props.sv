@@ -45,6 +45,7 @@ module onerma_seal_props #(
   parameter int unsigned LenW         = 7,
   parameter int unsigned MaxLen       = 32,
   parameter int unsigned CountW       = 3,
+  parameter int unsigned Lanes        = 1,
   parameter int unsigned Bytes        = DataWidth / 8,
   // yosys-slang does not take a type parameter through bind: the default layouts, rebuilt.
   localparam type        desc_t       = struct packed {
@@ -56,8 +57,11 @@ module onerma_seal_props #(
     logic [127:0]            tag;
     logic [GcmMetaWidth-1:0] meta;
   },
+  localparam type        wdin_t       = struct packed {
+    logic [Lanes*128-1:0] data;
+  },
   localparam type        dout_t       = struct packed {
-    logic [127:0]            data;
+    logic [Lanes*128-1:0]    data;
     logic                    last;
     logic [GcmMetaWidth-1:0] meta;
   },
@@ -93,7 +97,7 @@ module onerma_seal_props #(
   input desc_t                  desc_data_o,
   input logic                   din_valid_o,
   input logic                   din_ready_i,
-  input onerma_gcm_pkg::din_t   din_data_o,
+  input wdin_t                  din_data_o,
   input logic                   dout_valid_i,
   input logic                   dout_ready_o,
   input dout_t                  dout_data_i,
@@ -120,8 +124,9 @@ module onerma_seal_props #(
   always_ff @(posedge clk_i) past_valid_q <= 1'b1;
   always_comb if (!past_valid_q) assume (!rst_ni);
 
-  function automatic logic [BW-1:0] beats16(input logic [LW-1:0] len);
-    return BW'((32'(len) + 32'd15) / 32'd16);
+  // Payload words of a message on the pool's din / dout (Lanes beats of 16 bytes each).
+  function automatic logic [BW-1:0] pwords(input logic [LW-1:0] len);
+    return BW'((32'(len) + 32'(16 * Lanes) - 32'd1) / 32'(16 * Lanes));
   endfunction
 
   logic job_fire, pay_fire, desc_fire, din_fire, dout_fire, res_fire, axis_fire;
@@ -289,7 +294,7 @@ module onerma_seal_props #(
       if (desc_fire) begin
         pl_busy_q[pm] <= 1'b1;
         pl_res_q[pm]  <= 1'b0;
-        pl_left_q[pm] <= beats16(LW'(desc_data_o.pt_len));
+        pl_left_q[pm] <= pwords(LW'(desc_data_o.pt_len));
         pl_len_q[pm]  <= LW'(desc_data_o.pt_len);
       end
     end
@@ -335,7 +340,7 @@ module onerma_seal_props #(
         end
       end
       if (desc_fire) begin
-        dq_left_q[dq_mid]  <= BW'(4) + beats16(LW'(desc_data_o.pt_len));
+        dq_left_q[dq_mid]  <= BW'(4 / Lanes) + pwords(LW'(desc_data_o.pt_len));
         dq_stage_q[dq_mid] <= pm;
       end
       dq_n_q <= dq_mid + (QW + 1)'(desc_fire);
@@ -403,8 +408,9 @@ module onerma_seal_props #(
   localparam int unsigned N       = NumStage;
   localparam int unsigned PayRows = (MaxLen + Bytes - 1) / Bytes;
 
+  // din words of a message: the header's, then the payload's (each part starts a new word).
   function automatic logic [31:0] dwords(input logic [31:0] len);
-    return 32'd4 + (len + 32'd15) / 32'd16;
+    return 32'(4 / Lanes) + (len + 32'(16 * Lanes) - 32'd1) / 32'(16 * Lanes);
   endfunction
   function automatic logic [31:0] obeats(input logic [31:0] len);
     return (len + 32'd80 + Bytes - 1) / Bytes;
@@ -521,7 +527,7 @@ module onerma_seal_props #(
       end
       if (pl_busy_q[s]) begin
         assert (32'(pl_len_q[s]) == i_len[s]);
-        assert (i_wcnt[s] + 32'(pl_left_q[s]) == (i_len[s] + 15) / 16);
+        assert (i_wcnt[s] + 32'(pl_left_q[s]) == (i_len[s] + 16 * Lanes - 1) / (16 * Lanes));
         assert (i_dout_done[s] == (pl_left_q[s] == '0));
         assert (pl_res_q[s] == (i_tag_done[s] || (i_tag_busy && i_tag_stage == StW'(s))));
         assert (!(pl_res_q[s] && pl_left_q[s] == '0));
@@ -567,7 +573,8 @@ module onerma_seal_props #(
   // fetched, the issued descriptors' queue, in descriptor order.
   logic [31:0] fnf, fk, fa;
   assign fnf = fq_n + 32'(i_rd_valid);
-  // A message whose words are all read but not all taken (at most one: a message has >= 4).
+  // A message whose words are all read but not all taken (at most one: a message has >= 2
+  // words, its header's, which needs Lanes <= 2).
   assign fk  = i_f_active ? 32'(fnf > i_f_idx) : 32'(fnf != 0);
   assign fa  = fk + 32'(i_f_active);
   always_comb if (rst_ni) begin
@@ -655,7 +662,7 @@ module onerma_seal_props #(
     .clk_i, .rst_ni, .valid_i(res_valid_i), .ready_i(res_ready_o), .data_i(res_data_i));
   onerma_stream_check #(.Width($bits(desc_t))) u_desc (
     .clk_i, .rst_ni, .valid_i(desc_valid_o), .ready_i(desc_ready_i), .data_i(desc_data_o));
-  onerma_stream_check #(.Width(128)) u_din (
+  onerma_stream_check #(.Width(Lanes * 128)) u_din (
     .clk_i, .rst_ni, .valid_i(din_valid_o), .ready_i(din_ready_i), .data_i(din_data_o));
   onerma_stream_check #(.Width(DataWidth + Bytes + 1)) u_axis (
     .clk_i, .rst_ni, .valid_i(m_axis_tvalid), .ready_i(m_axis_tready),
@@ -694,7 +701,8 @@ bind onerma_seal onerma_seal_props #(
   .GcmMetaWidth(GcmMetaWidth),
   .LenW        (LenW),
   .MaxLen      (MaxLen),
-  .CountW      (CountW)
+  .CountW      (CountW),
+  .Lanes       (Lanes)
 ) u_props (.*);
 `endif
 

@@ -26,13 +26,15 @@
 ///   (or count = 2^CountW - 1). On acceptance `asg_*_o` pulse in that cycle (no ready).
 ///   CountW < 48 exists for tests and proofs only (the count is zero-extended to 48 bits).
 /// - Crypto: one descriptor per job on `desc_*` (key, iv = {nic_addr, counter}, aad_len 64,
-///   pt_len = chunk_len, decrypt 0, meta = stage), then on `din_*` the 4 header beats and
-///   ceil(chunk_len / 16) payload beats. A descriptor is offered only once the whole message is
+///   pt_len = chunk_len, decrypt 0, meta = stage), then on `din_*` the header's 4 / Lanes words
+///   and the payload's ceil(chunk_len / (16 Lanes)) words, in the pool's word format (Lanes
+///   128-bit beats, beat 0 in the top bits; with Lanes = DataWidth / 128 a word is a stored
+///   row, so a 64 B READ reply is 2 words at 512 bits instead of 8 beats). A descriptor is offered only once the whole message is
 ///   stored (header and payload), in staging order, without waiting for earlier messages' beats;
 ///   a message's din beats are offered only after its descriptor handshake, in descriptor order,
 ///   and from its first beat to its last `din_valid_o` never drops, so the pool's shared din
-///   stream is never held by a partly staged message. `dout_*` beats
-///   (any stage, interleaved) are written back in place; `res_*` gives the tag, which is written
+///   stream is never held by a partly staged message. `dout_*` words
+///   (any stage, interleaved) are written back in place, Lanes lanes of a row at once; `res_*` gives the tag, which is written
 ///   right after the ciphertext (byte-exact). Only the low clog2(NumStage) bits of the gcm meta
 ///   are used (the top may put a client id above them).
 /// - Output (AXI4-Stream): one packet per message, frames whole and in completion order (the
@@ -59,6 +61,9 @@ module onerma_seal #(
   parameter int unsigned MaxLen       = 1024,
   /// Width of the message count (protocol 48; smaller only for tests and proofs).
   parameter int unsigned CountW       = 48,
+  /// 128-bit beats per pool din / dout word (the pool's `Lanes`): 1, or DataWidth / 128 (a
+  /// header or payload row is then one word, passed without lane selection).
+  parameter int unsigned Lanes        = 1,
   /// Payload types of the pool's streams (as onerma_gcm_pool's with meta of GcmMetaWidth).
   parameter type         desc_t       = struct packed {
     logic [127:0]            key;
@@ -69,8 +74,11 @@ module onerma_seal #(
     logic [127:0]            tag;
     logic [GcmMetaWidth-1:0] meta;
   },
+  parameter type         wdin_t       = struct packed {
+    logic [Lanes*128-1:0] data;
+  },
   parameter type         dout_t       = struct packed {
-    logic [127:0]            data;
+    logic [Lanes*128-1:0]    data;
     logic                    last;
     logic [GcmMetaWidth-1:0] meta;
   },
@@ -120,7 +128,7 @@ module onerma_seal #(
 
   output logic                     din_valid_o,
   input  logic                     din_ready_i,
-  output onerma_gcm_pkg::din_t     din_data_o,
+  output wdin_t                    din_data_o,
 
   input  logic                     dout_valid_i,
   output logic                     dout_ready_o,
@@ -153,9 +161,15 @@ module onerma_seal #(
   localparam int unsigned LaneW    = (NL > 1) ? $clog2(NL) : 1;
   localparam int unsigned HpW      = (HdrRows > 1) ? $clog2(HdrRows) : 1;
   localparam int unsigned KeepW    = $clog2(Bytes);
+  localparam int unsigned WordW    = Lanes * 128;                     // pool din / dout word
+  localparam int unsigned LpR      = NL / Lanes;                      // words per row
+  localparam int unsigned HdrWords = 4 / Lanes;                       // din words of the header
 
   if (DataWidth != 128 && DataWidth != 256 && DataWidth != 512) begin : g_bad_width
     $error("onerma_seal: DataWidth must be 128, 256 or 512");
+  end
+  if (Lanes != 1 && Lanes != NL) begin : g_bad_lanes
+    $error("onerma_seal: Lanes must be 1 or DataWidth / 128");
   end
   if (NumStage < 2 || GcmMetaWidth < StW || MaxLen < 1 || MaxLen > 1024 || CountW < 2 ||
       CountW > 48 || LenW < 7 || (1 << LenW) <= MaxLen) begin : g_bad_params
@@ -171,8 +185,9 @@ module onerma_seal #(
     return r;
   endfunction
 
+  // The pool's count: the header's words, then the payload's (each part starts a new word).
   function automatic logic [FW-1:0] din_words(input logic [LW-1:0] len);
-    return FW'(4) + FW'((32'(len) + 32'd15) >> 4);
+    return FW'(HdrWords) + FW'((32'(len) + 32'(16 * Lanes) - 32'd1) / 32'(16 * Lanes));
   endfunction
 
   function automatic logic [OW-1:0] out_beats(input logic [LW-1:0] len);
@@ -402,14 +417,15 @@ module onerma_seal #(
   );
 
   // ---------------------------------------------------------------------------------------------
-  // din: fetch the message's words (4 header, then payload) through a 2-word FIFO. A read is
+  // din: fetch the message's words (header, then payload; a word is `Lanes` beats, so with
+  // Lanes = NL a whole header or plaintext row) through a 2-word FIFO. A read is
   // issued while the words stored plus the one in flight, minus the one leaving, stay below 2;
   // so from a message's first word on, its next word is always stored or in flight and din_valid
   // never drops before the message's last word.
   // ---------------------------------------------------------------------------------------------
   typedef struct packed {
-    logic [127:0] data;
-    logic         last;
+    logic [WordW-1:0] data;
+    logic             last;
   } fword_t;
 
   logic           f_active_q;
@@ -433,8 +449,8 @@ module onerma_seal #(
   assign f_last  = f_issue && (f_idx_q == f_n_q - FW'(1));
   assign f_start = iss_valid && (!f_active_q || f_last);
   assign iss_pop = f_start;
-  assign pword   = f_idx_q - FW'(4);
-  assign pt_addr = PW'(32'(f_stage_q) * PayRows + 32'(pword) / NL);
+  assign pword   = f_idx_q - FW'(HdrWords);
+  assign pt_addr = PW'(32'(f_stage_q) * PayRows + 32'(pword) / LpR);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -461,11 +477,11 @@ module onerma_seal #(
   // No reset: qualified by rd_valid_q.
   always_ff @(posedge clk_i) begin
     if (f_issue) begin
-      rd_hdr_q   <= (f_idx_q < FW'(4));
+      rd_hdr_q   <= (f_idx_q < FW'(HdrWords));
       rd_hword_q <= f_idx_q[1:0];
-      rd_lane_q  <= LaneW'(32'(pword) % NL);
+      rd_lane_q  <= LaneW'(32'(pword) % LpR);
       rd_last_q  <= (f_idx_q == f_n_q - FW'(1));
-      if (f_idx_q < FW'(4)) begin
+      if (f_idx_q < FW'(HdrWords)) begin
         hdr_a_rd_q <= hdr_a_mem[f_stage_q];
       end else begin
         pt_rd_q <= pt_mem[pt_addr];
@@ -476,9 +492,9 @@ module onerma_seal #(
   always_comb begin
     f_in.last = rd_last_q;
     if (rd_hdr_q) begin
-      f_in.data = hdr_a_rd_q[511 - 128 * 32'(rd_hword_q) -: 128];
+      f_in.data = hdr_a_rd_q[511 - WordW * 32'(rd_hword_q) -: WordW];
     end else begin
-      f_in.data = pt_rd_q[DataWidth - 1 - 128 * 32'(rd_lane_q) -: 128];
+      f_in.data = pt_rd_q[DataWidth - 1 - WordW * 32'(rd_lane_q) -: WordW];
     end
   end
 
@@ -504,17 +520,20 @@ module onerma_seal #(
 
   // ---------------------------------------------------------------------------------------------
   // Write-back: ciphertext words (dout) and the tag (res), one write per cycle, the tag first.
+  // A dout word covers `Lanes` lanes of one row; the tag, at any byte offset, one lane per cycle
+  // (two when it straddles lanes).
   // ---------------------------------------------------------------------------------------------
   logic           dout_fire, res_fire;
   logic [StW-1:0] d_stage, r_stage;
   logic           tag_busy_q, tag_ph_q;
   logic [StW-1:0] tag_stage_q;
   logic [127:0]   tag_q;
-  logic           ct_we;
-  logic [CW-1:0]  ct_row;
-  logic [LaneW-1:0] ct_lane;
-  logic [127:0]   ct_wdata;
-  logic [15:0]    ct_be;
+  logic [NL-1:0]        ct_we;
+  logic [CW-1:0]        ct_row;
+  logic [NL-1:0][127:0] ct_wdata;
+  logic [NL-1:0][15:0]  ct_be;
+  logic [LaneW-1:0]     t_lane, d_lane0;
+  logic [31:0]          d_rem;          // payload bytes from the dout word's first byte on
   logic [WW-1:0]  d_word, t_word;
   logic [3:0]     t_off;
   logic           tag_fin, out_push;
@@ -531,24 +550,34 @@ module onerma_seal #(
   assign t_word       = WW'(len_q[tag_stage_q] >> 4) + WW'(tag_ph_q);
   assign tag_fin      = tag_busy_q && (tag_ph_q || (t_off == 4'd0));
 
+  assign t_lane  = LaneW'(32'(t_word) % NL);
+  assign d_lane0 = LaneW'((32'(d_word) % LpR) * Lanes);
+  assign d_rem   = 32'(len_q[d_stage]) - 32'(d_word) * 32'(16 * Lanes);
+
   always_comb begin
-    ct_we    = 1'b0;
+    ct_we    = '0;
     ct_row   = '0;
-    ct_lane  = '0;
     ct_wdata = '0;
     ct_be    = '0;
     if (tag_busy_q) begin
-      ct_we    = 1'b1;
-      ct_row   = CW'(32'(tag_stage_q) * CtRows + 32'(t_word) / NL);
-      ct_lane  = LaneW'(32'(t_word) % NL);
-      ct_wdata = tag_ph_q ? (tag_q << (8 * (16 - 32'(t_off)))) : (tag_q >> (8 * 32'(t_off)));
-      ct_be    = tag_ph_q ? ~(16'hffff >> t_off) : (16'hffff >> t_off);
+      ct_we[t_lane]    = 1'b1;
+      ct_row           = CW'(32'(tag_stage_q) * CtRows + 32'(t_word) / NL);
+      ct_wdata[t_lane] = tag_ph_q ? (tag_q << (8 * (16 - 32'(t_off))))
+                                  : (tag_q >> (8 * 32'(t_off)));
+      ct_be[t_lane]    = tag_ph_q ? ~(16'hffff >> t_off) : (16'hffff >> t_off);
     end else if (dout_fire) begin
-      ct_we    = 1'b1;
-      ct_row   = CW'(32'(d_stage) * CtRows + 32'(d_word) / NL);
-      ct_lane  = LaneW'(32'(d_word) % NL);
-      ct_wdata = dout_data_i.data;
-      ct_be    = dout_data_i.last ? onerma_gcm_pkg::keep_mask(4'(len_q[d_stage])) : '1;
+      ct_row = CW'(32'(d_stage) * CtRows + 32'(d_word) / LpR);
+      // Beat j of the word (top bits first) to lane d_lane0 + j; on the message's last word
+      // only the bytes before chunk_len are written, so a tag written earlier stays intact.
+      for (int unsigned j = 0; j < Lanes; j++) begin
+        ct_we[32'(d_lane0) + j]    = 1'b1;
+        ct_wdata[32'(d_lane0) + j] = dout_data_i.data[WordW - 1 - 128 * j -: 128];
+        if (!dout_data_i.last || d_rem >= 16 * (j + 1)) begin
+          ct_be[32'(d_lane0) + j] = '1;
+        end else if (d_rem > 16 * j) begin
+          ct_be[32'(d_lane0) + j] = onerma_gcm_pkg::keep_mask(4'(d_rem - 16 * j));
+        end
+      end
     end
   end
 
@@ -631,10 +660,10 @@ module onerma_seal #(
   for (genvar l = 0; l < NL; l++) begin : g_ct
     logic [127:0] mem [NumStage * CtRows];
     always_ff @(posedge clk_i) begin
-      if (ct_we && (ct_lane == LaneW'(l))) begin
+      if (ct_we[l]) begin
         for (int unsigned b = 0; b < 16; b++) begin
-          if (ct_be[b]) begin
-            mem[ct_row][8*b +: 8] <= ct_wdata[8*b +: 8];
+          if (ct_be[l][b]) begin
+            mem[ct_row][8*b +: 8] <= ct_wdata[l][8*b +: 8];
           end
         end
       end

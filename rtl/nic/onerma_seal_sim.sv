@@ -10,7 +10,10 @@ module onerma_seal_sim #(
   parameter int unsigned CountW     = 48,
   parameter int unsigned NumEngines = 2,
   parameter bit          Pipelined  = 1'b1,
-  parameter int unsigned InDepth    = 2
+  parameter int unsigned InDepth    = 2,
+  /// The pool's words (1, or DataWidth / 128: onerma_gcm_lane per engine).
+  parameter int unsigned Lanes      = 1,
+  parameter int unsigned WordDepth  = 34
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -70,6 +73,14 @@ module onerma_seal_sim #(
     meta_t        meta;
   } dout_t;
   typedef struct packed {
+    logic [Lanes*128-1:0] data;
+  } wdin_t;
+  typedef struct packed {
+    logic [Lanes*128-1:0] data;
+    logic                 last;
+    meta_t                meta;
+  } wdout_t;
+  typedef struct packed {
     logic [127:0] tag;
     logic         auth_ok;
     meta_t        meta;
@@ -78,8 +89,8 @@ module onerma_seal_sim #(
   logic                 desc_valid, desc_ready, din_valid, din_ready;
   logic                 dout_valid, dout_ready, res_valid, res_ready;
   desc_t                desc;
-  onerma_gcm_pkg::din_t din;
-  dout_t                dout;
+  wdin_t                din;
+  wdout_t               dout;
   res_t                 res;
 
   onerma_seal #(
@@ -89,8 +100,10 @@ module onerma_seal_sim #(
     .GcmMetaWidth(8),
     .LenW        (LenW),
     .CountW      (CountW),
+    .Lanes       (Lanes),
     .desc_t      (desc_t),
-    .dout_t      (dout_t),
+    .wdin_t      (wdin_t),
+    .dout_t      (wdout_t),
     .res_t       (res_t)
   ) u_seal (
     .clk_i,
@@ -140,10 +153,14 @@ module onerma_seal_sim #(
     .Pipelined (Pipelined),
     .LenW      (LenW),
     .InDepth   (InDepth),
+    .Lanes     (Lanes),
+    .WordDepth (WordDepth),
     .meta_t    (meta_t),
     .desc_t    (desc_t),
     .dout_t    (dout_t),
-    .res_t     (res_t)
+    .res_t     (res_t),
+    .wdin_t    (wdin_t),
+    .wdout_t   (wdout_t)
   ) u_pool (
     .clk_i,
     .rst_ni,
