@@ -12,6 +12,7 @@ module onerma_window_props #(
   parameter int unsigned NumOwners = 2,
   parameter int unsigned DataWidth = 128,
   parameter int unsigned OutDepth  = 3,
+  parameter int unsigned LandLanes = 1,
   // Derived, do not override (same as the block's).
   parameter int unsigned LineWidth = (Lines > 1) ? $clog2(Lines) : 1,
   parameter int unsigned OwnW      = (NumOwners > 1) ? $clog2(NumOwners) : 1
@@ -22,7 +23,7 @@ module onerma_window_props #(
   input logic                 land_ready_o,
   input logic [OwnW-1:0]      land_owner_i,
   input logic [1:0]           land_chunk_i,
-  input logic [127:0]         land_data_i,
+  input logic [LandLanes*128-1:0] land_data_i,
   input logic                 take_valid_o,
   input logic                 take_ready_i,
   input logic [LineWidth-1:0] take_line_i,
@@ -72,7 +73,7 @@ module onerma_window_props #(
   always_comb if (!past_valid_q) assume (!rst_ni);
 
   // ---- Environment.
-  onerma_stream_check #(.Width(OwnW + 2 + 128), .Assume(1'b1)) u_land (
+  onerma_stream_check #(.Width(OwnW + 2 + LandLanes * 128), .Assume(1'b1)) u_land (
     .clk_i, .rst_ni, .valid_i(land_valid_i), .ready_i(land_ready_o),
     .data_i({land_owner_i, land_chunk_i, land_data_i}));
   onerma_stream_check #(.Width(OwnW + 3), .Assume(1'b1)) u_uw (
@@ -175,7 +176,11 @@ module onerma_window_props #(
         end
       end
       if (busy_q && 32'(u_ck_q) == c) assert (!onerma_window.ck_valid_q[c]);
-      if (onerma_window.ck_valid_q[c]) assert (onerma_window.cnt_mem[c] <= 7'd64);
+      if (onerma_window.ck_valid_q[c]) begin
+        assert (onerma_window.cnt_mem[c] <= 7'd64);
+        // Whole words land, so a word never crosses a line.
+        assert (32'(onerma_window.cnt_mem[c]) % LandLanes == 0);
+      end
     end
     if (s1_valid_q && s1_rel_q && s1_line == L) assert (held_q && s1_ck_q == hck_q);
     // The readout FIFO's pointers agree with its count.
@@ -208,7 +213,8 @@ bind onerma_window onerma_window_props #(
   .Lines    (Lines),
   .NumOwners(NumOwners),
   .DataWidth(DataWidth),
-  .OutDepth (OutDepth)
+  .OutDepth (OutDepth),
+  .LandLanes(LandLanes)
 ) u_props (.*);
 `endif
 

@@ -1,14 +1,15 @@
 //! `onerma_window` against a reference of what landed in each chunk (protocol.md §5).
 //!
 //! Random jobs (one chunk of an owner, 1..64 beats of 16 bytes) land interleaved, as the GCM
-//! pool's dout gives them; a finished job is dropped or read out. The line allocator is played by
+//! pool's dout gives them: in words of `LANES` beats (beat 0 in the top bits), a partial last
+//! word zero-filled as the pool's lanes give it; a finished job is dropped or read out. The line allocator is played by
 //! the test (random free lines, random refusals of a take). Checked: a line is taken only for a
-//! chunk's 1st, 5th, 9th, ... beat; a released line is one the window holds, released once, and
+//! chunk's 1st, 5th, 9th, ... beat (every word when a word is a line); a released line is one the window holds, released once, and
 //! only by the unwind of the chunk that holds it; an unwind releases exactly the chunk's lines
 //! and reports done; a readout gives exactly the landed bytes, in order, in AXI lane order,
 //! ceil(bytes / width) beats with `last` on the final one; every line is free at the end.
 
-use onerma_rtl_tests::bits::to_words;
+use onerma_rtl_tests::bits::be_to_words;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -19,6 +20,8 @@ trait Dut {
     const LINES: usize;
     const OWNERS: usize;
     const WIDTH: usize;
+    /// 16-byte beats per landing word (`LandLanes`).
+    const LANES: usize;
     fn fresh() -> Self;
     fn eval(&mut self);
     fn tick(&mut self);
@@ -28,7 +31,8 @@ trait Dut {
 
 #[derive(Default, Clone)]
 struct Drive {
-    land: Option<(usize, usize, [u8; 16])>,
+    /// (owner, chunk, word bytes: 16 x LANES, byte 0 first).
+    land: Option<(usize, usize, Vec<u8>)>,
     take_ready: bool,
     take_line: usize,
     uw: Option<(usize, usize, bool)>,
@@ -50,18 +54,20 @@ fn lane_bytes(w: &[u32]) -> Vec<u8> {
 }
 
 macro_rules! dut {
-    ($m:ident, $lines:expr, $owners:expr, $width:expr) => {
+    ($m:ident, $lines:expr, $owners:expr, $width:expr, $lanes:expr) => {
         impl Dut for onerma_rtl::$m::Model {
             const LINES: usize = $lines;
             const OWNERS: usize = $owners;
             const WIDTH: usize = $width;
+            const LANES: usize = $lanes;
             onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(&mut self, d: &Drive) {
-                let (lo, lc, ld) = d.land.unwrap_or((0, 0, [0; 16]));
+                let (lo, lc, ld) = d.land.clone().unwrap_or((0, 0, vec![0; 16 * $lanes]));
                 self.set_land_valid_i(u8::from(d.land.is_some()));
                 self.set_land_owner_i(lo as _);
                 self.set_land_chunk_i(lc as _);
-                self.set_land_data_i(&to_words(&ld));
+                // Byte 0 of the word in the top bits: beat 0 first, each in GCM order.
+                self.set_land_data_i(&be_to_words::<{ 4 * $lanes }>(&ld));
                 self.set_take_ready_i(u8::from(d.take_ready));
                 self.set_take_line_i(d.take_line as _);
                 let (uo, uc, ur) = d.uw.unwrap_or((0, 0, false));
@@ -91,15 +97,16 @@ macro_rules! dut {
     };
 }
 
-dut!(window, 128, 8, 128);
-dut!(window_w256, 128, 4, 256);
-dut!(window_default, 1024, 64, 512);
+dut!(window, 128, 8, 128, 1);
+dut!(window_w256, 128, 4, 256, 1);
+dut!(window_default, 1024, 64, 512, 1);
+dut!(window_l4, 128, 8, 512, 4);
 
 /// A chunk's state in the reference.
 #[derive(Default)]
 struct Chunk {
-    /// Beats still to land (the job's remainder).
-    todo: VecDeque<[u8; 16]>,
+    /// Words still to land (the job's remainder).
+    todo: VecDeque<Vec<u8>>,
     /// Bytes landed so far.
     landed: Vec<u8>,
     /// Lines the window took for this chunk.
@@ -130,7 +137,7 @@ fn run<D: Dut>(
     let mut started = 0usize;
     let mut finished = 0usize;
     // Landing offer held until taken (the stream rule): (owner, chunk, beat).
-    let mut land_held: Option<(usize, usize, [u8; 16])> = None;
+    let mut land_held: Option<(usize, usize, Vec<u8>)> = None;
     let mut uw_queue: VecDeque<(usize, usize, bool)> = VecDeque::new();
     // Reads accepted, in order, with the bytes read out so far.
     let mut reading: VecDeque<((usize, usize), Vec<u8>)> = VecDeque::new();
@@ -158,7 +165,7 @@ fn run<D: Dut>(
                 "no progress: {finished} of {jobs} jobs; started {started}; uw queue {uw_queue:?}; \
                  reads {}; land held {:?}; chunks {busy:?}",
                 reading.len(),
-                land_held.map(|(o, c, _)| (o, c))
+                land_held.as_ref().map(|(o, c, _)| (*o, *c))
             )));
         }
         // Start jobs on idle chunks while the window has room for them.
@@ -166,10 +173,27 @@ fn run<D: Dut>(
             let key = (rng.random_range(0..D::OWNERS), rng.random_range(0..4usize));
             let c = chunks.entry(key).or_default();
             let beats = rng.random_range(1..=64usize);
-            if !c.active && reserved + beats.div_ceil(4) <= D::LINES {
-                reserved += beats.div_ceil(4);
+            let words = beats.div_ceil(D::LANES);
+            let lines = (words * D::LANES).div_ceil(4);
+            if !c.active && reserved + lines <= D::LINES {
+                reserved += lines;
                 c.active = true;
-                c.todo = (0..beats).map(|_| rng.random()).collect();
+                // The last word's beats past the job's end are zero, as the pool's packer
+                // fills them; the window counts and reads them like the others.
+                c.todo = (0..words)
+                    .map(|w| {
+                        (0..D::LANES)
+                            .flat_map(|k| {
+                                let b: [u8; 16] = if w * D::LANES + k < beats {
+                                    rng.random()
+                                } else {
+                                    [0; 16]
+                                };
+                                b
+                            })
+                            .collect()
+                    })
+                    .collect();
                 started += 1;
             }
         }
@@ -186,11 +210,11 @@ fn run<D: Dut>(
                 .map(|(k, _)| *k)
                 .collect();
             if let Some(&k) = ready.get(rng.random_range(0..ready.len().max(1))) {
-                let beat = chunks.get_mut(&k).and_then(|c| c.todo.pop_front());
-                land_held = beat.map(|b| (k.0, k.1, b));
+                let word = chunks.get_mut(&k).and_then(|c| c.todo.pop_front());
+                land_held = word.map(|b| (k.0, k.1, b));
             }
         }
-        d.land = land_held;
+        d.land = land_held.clone();
         if free.is_empty() {
             d.take_ready = false;
         }
@@ -199,7 +223,8 @@ fn run<D: Dut>(
         dut.eval();
         let s = dut.sample();
         // Landing and the take.
-        if let Some((o, ch, b)) = d.land {
+        if let Some((o, ch, b)) = &d.land {
+            let (o, ch) = (*o, *ch);
             let c = chunks
                 .get_mut(&(o, ch))
                 .ok_or_else(|| TestCaseError::fail("chunk"))?;
@@ -217,7 +242,7 @@ fn run<D: Dut>(
                     prop_assert!(holder.insert(line, (o, ch)).is_none());
                     c.lines.push(line);
                 }
-                c.landed.extend_from_slice(&b);
+                c.landed.extend_from_slice(b);
                 land_held = None;
                 if c.todo.is_empty() {
                     // The job landed whole: drop or read it out.
@@ -322,6 +347,12 @@ proptest! {
     #[test]
     fn width_256(seed in any::<u64>(), pl in pct(), pt in pct(), po in pct()) {
         run::<onerma_rtl::window_w256::Model>(seed, 40, pl, pt, po)?;
+    }
+
+    /// Words of 4 beats (a whole line) land, as the GCM pool's words at 512 bits.
+    #[test]
+    fn words_of_a_line(seed in any::<u64>(), pl in pct(), pt in pct(), po in pct()) {
+        run::<onerma_rtl::window_l4::Model>(seed, 60, pl, pt, po)?;
     }
 
     #[test]

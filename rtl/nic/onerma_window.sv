@@ -3,11 +3,13 @@
 /// Solicitation window SRAM (protocol.md §5): the line data and, per chunk of an owner (an
 /// initiator slot or a server write context), the list of lines its payload landed in.
 ///
-/// - Land: one 16-byte plaintext beat per cycle for chunk `{owner, chunk}` (beats of one chunk in
-///   order, beats of different chunks interleaved, as the GCM pool's dout gives them). The
-///   window counts each chunk's beats; every 4th beat starts a line, taken from
-///   `onerma_window_alloc` (`take_*`) and appended to the chunk's list. A chunk holds at most
-///   64 beats (1 KB).
+/// - Land: one plaintext word of `LandLanes` 16-byte beats per cycle for chunk `{owner, chunk}`
+///   (words of one chunk in order, words of different chunks interleaved, as the GCM pool's dout
+///   gives them; the pool's word format: beat 0 in the top bits). The window counts each chunk's
+///   beats, `LandLanes` per word (a chunk's last word may be partial; its zero beats are counted
+///   and read out like the rest, which with `LandLanes` = `DataWidth` / 128 changes no readout
+///   beat count); every 4th beat starts a line, taken from `onerma_window_alloc` (`take_*`) and
+///   appended to the chunk's list. A chunk holds at most 64 beats (1 KB).
 /// - Unwind (one chunk at a time): `uw_read_i = 0` drops the chunk (a failed tag, an op that is
 ///   no longer live): its lines go back to the allocator one per cycle. `uw_read_i = 1` reads it
 ///   out on `out_*` (`DataWidth` bits per beat, ceil(landed bytes / (DataWidth/8)) beats, `last`
@@ -23,7 +25,7 @@
 /// between unwinds.
 ///
 /// Storage: 4 banks of `Lines` x 128 bits (bank q holds quarter q of every line, so a landing
-/// beat writes one bank and a 512-bit readout beat reads all four at one address), the line
+/// word writes `LandLanes` banks and a 512-bit readout beat reads all four at one address), the line
 /// lists (`NumOwners` x 4 chunks x 16 lines), both synchronous-read block RAM; per chunk a beat
 /// count and the current line in distributed RAM, and a valid flop (cleared at reset and at
 /// unwind) that makes the count 0 without resetting RAM.
@@ -34,6 +36,8 @@ module onerma_window #(
   parameter int unsigned DataWidth = 512,
   /// Readout FIFO entries (>= 3 for one beat per cycle: the read pipeline is 2 deep).
   parameter int unsigned OutDepth  = 4,
+  /// 16-byte beats per landing word: 1, or DataWidth / 128 (the GCM pool's `Lanes`).
+  parameter int unsigned LandLanes = 1,
   // Derived, do not override.
   parameter int unsigned LineWidth = (Lines > 1) ? $clog2(Lines) : 1,
   parameter int unsigned OwnW      = (NumOwners > 1) ? $clog2(NumOwners) : 1
@@ -45,7 +49,7 @@ module onerma_window #(
   output logic                 land_ready_o,
   input  logic [OwnW-1:0]      land_owner_i,
   input  logic [1:0]           land_chunk_i,
-  input  logic [127:0]         land_data_i,
+  input  logic [LandLanes*128-1:0] land_data_i,
 
   output logic                 take_valid_o,
   input  logic                 take_ready_i,
@@ -76,6 +80,9 @@ module onerma_window #(
 
   if (!(DataWidth == 128 || DataWidth == 256 || DataWidth == 512)) begin : g_bad_width
     $error("onerma_window: DataWidth must be 128, 256 or 512");
+  end
+  if (LandLanes != 1 && LandLanes != DataWidth / 128) begin : g_bad_lanes
+    $error("onerma_window: LandLanes must be 1 or DataWidth / 128");
   end
   if (OutDepth < 3) begin : g_bad_depth
     $error("onerma_window: OutDepth must be at least 3");
@@ -114,7 +121,7 @@ module onerma_window #(
 
   always_ff @(posedge clk_i) begin
     if (land_fire) begin
-      cnt_mem[l_ck] <= l_cnt + CntW'(1);
+      cnt_mem[l_ck] <= l_cnt + CntW'(LandLanes);
       if (l_new_line) begin
         cur_mem[l_ck]                <= take_line_i;
         list_mem[{l_ck, l_cnt[5:2]}] <= take_line_i;
@@ -232,8 +239,9 @@ module onerma_window #(
     // register only then (written into the shared s2_q array it mapped each bank to 2,048
     // DPR16X4 instead of 8 DP16KD).
     always_ff @(posedge clk_i) begin
-      if (land_fire && (l_cnt[1:0] == 2'(q))) begin
-        mem[l_line] <= land_data_i;
+      // Beat k of a word lands in bank l_cnt[1:0] + k (a word never crosses a line).
+      if (land_fire && (32'(l_cnt[1:0]) / LandLanes == q / LandLanes)) begin
+        mem[l_line] <= land_data_i[LandLanes*128 - 1 - 128 * (q % LandLanes) -: 128];
       end
     end
     logic [127:0] rd_q;
