@@ -1,11 +1,14 @@
 `default_nettype none
 
-// Properties of onerma_open at DataWidth 128 (one stage beat per payload beat) and JobDepth 2:
-// the client half of the GCM sharing contract (docs/nic.md): a descriptor is offered only when
-// the head job's whole payload is staged, and from the descriptor's handshake to the message's
-// last beat a beat is offered in every cycle; one descriptor per job, in job order, with the
-// job's length; 4 + ceil(chunk_len / 16) beats per message; the stream rules on both outputs.
-// The environment keeps the input contract: a job's payload after the job, exactly its beats.
+// Properties of onerma_open with one din word per payload beat (Lanes = DataWidth/128: DataWidth
+// 128 at Lanes 1, or a wide word path such as DataWidth 256 at Lanes 2) and JobDepth 2: the
+// client half of the GCM sharing contract (docs/nic.md): a descriptor is offered only when the
+// head job's whole payload is staged, and from the descriptor's handshake to the message's last
+// word a word is offered in every cycle; one descriptor per job, in job order, with the job's
+// length; 4/Lanes + ceil(chunk_len / (16*Lanes)) words per message (the pool's count); the
+// header words are the head job's header, beat 0 of the header in the top bits of word 0; the
+// stream rules on both outputs. The environment keeps the input contract: a job's payload after
+// the job, exactly its beats.
 `ifdef FORMAL
 module onerma_open_props #(
   parameter int unsigned DataWidth  = 128,
@@ -13,6 +16,7 @@ module onerma_open_props #(
   parameter int unsigned StageBeats = 64,
   parameter int unsigned JobDepth   = 2,
   parameter int unsigned LenW       = 16,
+  parameter int unsigned Lanes      = 1,
   localparam type        desc_t     = struct packed {
     logic [127:0]         key;
     logic [95:0]          iv;
@@ -40,7 +44,7 @@ module onerma_open_props #(
   input desc_t                desc_data_o,
   input logic                 din_valid_o,
   input logic                 din_ready_i,
-  input onerma_gcm_pkg::din_t din_data_o,
+  input logic [Lanes*128-1:0] din_data_o,
   // Internals (connected by name through `.*`).
   input logic                 in_msg_q,
   input logic [6:0]           din_idx_q,
@@ -49,12 +53,24 @@ module onerma_open_props #(
   input logic [$clog2(StageBeats + 1)-1:0] staged_q
 );
 
-  function automatic logic [6:0] beats16(input logic [15:0] len);
-    return 7'((32'(len) + 32'd15) >> 4);
+  localparam int unsigned WordBytes = 16 * Lanes;
+  localparam int unsigned HdrWords  = 64 / WordBytes;
+  localparam int unsigned StageW    = StageBeats / Lanes;  // stage FIFO entries
+
+  if (DataWidth != 128 * Lanes) begin : g_bad_cfg
+    $error("onerma_open_props: the proof counts one din word per payload beat");
+  end
+
+  // din words of a payload of len bytes (the pool's count: ceil(ceil(len / 16) / Lanes)), and
+  // payload beats of DataWidth bits; the same number here, as a stage entry is a payload beat.
+  function automatic logic [6:0] words(input logic [15:0] len);
+    return 7'((32'(len) + WordBytes - 1) / WordBytes);
   endfunction
 
   logic [15:0] head_len;  // the head job's chunk_len
-  assign head_len = onerma_open.u_jq.mem_q[onerma_open.u_jq.rptr_q].hdr.chunk_len;
+  onerma_pkg::hdr_t head_hdr;
+  assign head_hdr = onerma_open.u_jq.mem_q[onerma_open.u_jq.rptr_q].hdr;
+  assign head_len = head_hdr.chunk_len;
 
   logic past_valid_q = 1'b0;
   always_ff @(posedge clk_i) past_valid_q <= 1'b1;
@@ -68,8 +84,8 @@ module onerma_open_props #(
     .data_i({pay_data_i, pay_last_i}));
   onerma_stream_check #(.Width($bits(desc_t)), .Assume(1'b0)) u_desc (
     .clk_i, .rst_ni, .valid_i(desc_valid_o), .ready_i(desc_ready_i), .data_i(desc_data_o));
-  onerma_stream_check #(.Width(128), .Assume(1'b0)) u_din (
-    .clk_i, .rst_ni, .valid_i(din_valid_o), .ready_i(din_ready_i), .data_i(din_data_o.data));
+  onerma_stream_check #(.Width(Lanes * 128), .Assume(1'b0)) u_din (
+    .clk_i, .rst_ni, .valid_i(din_valid_o), .ready_i(din_ready_i), .data_i(din_data_o));
 
   // ---- Environment: chunk lengths of at most one chunk; payload beats only as owed.
   logic [7:0] pay_owed_q;  // payload beats of accepted jobs not yet taken
@@ -91,7 +107,7 @@ module onerma_open_props #(
       jobs_q     <= '0;
       descs_q    <= '0;
     end else begin
-      pay_owed_q <= pay_owed_q + (job_go ? 8'(beats16(job_hdr_i.chunk_len)) : 8'd0)
+      pay_owed_q <= pay_owed_q + (job_go ? 8'(words(job_hdr_i.chunk_len)) : 8'd0)
                     - 8'(pay_go);
       jobs_q     <= jobs_q + 3'(job_go);
       descs_q    <= descs_q + 3'(desc_go);
@@ -112,6 +128,10 @@ module onerma_open_props #(
       assert (desc_data_o.decrypt && desc_data_o.aad_len == 16'd64);
       assert (desc_data_o.pt_len == head_len);
     end
+    // Header words: the head job's header in order, beat 0 of the header in the top bits.
+    if (din_valid_o && 32'(din_idx_q) < HdrWords) begin
+      assert (din_data_o == (Lanes * 128)'(head_hdr >> (512 - Lanes * 128 * (32'(din_idx_q) + 1))));
+    end
   end
 
   // ---- Induction invariants over the three FIFOs (JobDepth = 2).
@@ -123,7 +143,7 @@ module onerma_open_props #(
   assign jr = onerma_open.u_jq.rptr_q;
   assign lr = onerma_open.u_lq.rptr_q;
   for (genvar k = 0; k < 2; k++) begin : g_ent
-    assign j_n16[k] = beats16(onerma_open.u_jq.mem_q[jr ^ 1'(k)].hdr.chunk_len);
+    assign j_n16[k] = words(onerma_open.u_jq.mem_q[jr ^ 1'(k)].hdr.chunk_len);
     assign l_n16[k] = onerma_open.u_lq.mem_q[lr ^ 1'(k)];
   end
 
@@ -141,27 +161,28 @@ module onerma_open_props #(
 
   always_comb if (rst_ni) begin
     assert (32'(cj) <= 2 && cl <= cj);
-    assert (32'(onerma_open.split_idx_q) < DataWidth / 128);
+    assert (32'(onerma_open.split_idx_q) < DataWidth / (128 * Lanes));
     assert (32'(onerma_open.u_jq.wptr_q) == (32'(jr) + 32'(cj)) % 2);
     assert (32'(onerma_open.u_lq.wptr_q) == (32'(lr) + 32'(cl)) % 2);
-    assert (32'(onerma_open.u_pq.count_q) <= StageBeats);
+    assert (32'(onerma_open.u_pq.count_q) <= StageW);
     assert (32'(onerma_open.u_pq.wptr_q) ==
-            (32'(onerma_open.u_pq.rptr_q) + 32'(onerma_open.u_pq.count_q)) % StageBeats);
-    assert (32'(onerma_open.u_pq.rptr_q) < StageBeats);
+            (32'(onerma_open.u_pq.rptr_q) + 32'(onerma_open.u_pq.count_q)) % StageW);
+    assert (32'(onerma_open.u_pq.rptr_q) < StageW);
     // The length queue holds the last cl jobs' lengths.
     for (int unsigned k = 0; k < 2; k++) begin
       if (32'(k) < 32'(cl)) assert (l_n16[k] == j_n16[32'(cj) - 32'(cl) + k]);
-      if (32'(k) < 32'(cj)) assert (j_n16[k] <= 7'd64);
+      if (32'(k) < 32'(cj)) assert (32'(j_n16[k]) <= 64 / Lanes);
     end
     assert (32'(staged_q) + 32'(in_msg_q) == 32'(cj) - 32'(cl));
     assert (jobs_q - descs_q == 3'(cj) - 3'(in_msg_q));
-    if (in_msg_q) assert (din_idx_q < 7'd4 + j_n16[0]);
+    if (in_msg_q) assert (32'(din_idx_q) < HdrWords + 32'(j_n16[0]));
     if (cl == '0) assert (fill_q == '0 && !split_valid_q);
     else assert (fill_q < l_n16[0] || fill_q == '0);
-    // Stage contents: the staged jobs' beats, less what the message in flight already sent,
-    // plus the filling job's beats so far.
+    // Stage contents: the staged jobs' words, less what the message in flight already sent,
+    // plus the filling job's words so far.
     assert (32'(onerma_open.u_pq.count_q) ==
-            32'(staged_beats) - ((in_msg_q && din_idx_q >= 7'd4) ? 32'(din_idx_q) - 4 : 0)
+            32'(staged_beats) - ((in_msg_q && 32'(din_idx_q) >= HdrWords) ?
+                                 32'(din_idx_q) - HdrWords : 0)
             + 32'(fill_q));
     assert (32'(pay_owed_q) == 32'(filling_owed) - 32'(fill_q) - 32'(split_valid_q));
   end
@@ -175,7 +196,8 @@ bind onerma_open onerma_open_props #(
   .MetaWidth (MetaWidth),
   .StageBeats(StageBeats),
   .JobDepth  (JobDepth),
-  .LenW      (LenW)
+  .LenW      (LenW),
+  .Lanes     (Lanes)
 ) u_props (.*);
 `endif
 

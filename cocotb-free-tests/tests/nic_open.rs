@@ -4,19 +4,25 @@
 //! counter}, the 64 header bytes as AAD), then a quarter of them are damaged (a bit of the
 //! header, the ciphertext or the tag flipped). Each goes to the opener as a job and its payload
 //! beats, with random gaps and back-pressure on the pool's outputs. Checked: every genuine frame
-//! authenticates and its plaintext beats equal the payload the model sealed; every damaged one
-//! fails authentication; every job gets exactly one result, with its meta.
+//! authenticates and its plaintext equals the payload the model sealed; every damaged one fails
+//! authentication; every job gets exactly one result, with its meta; a message's dout words
+//! (beats of the pool's word, beat 0 in the top bits: `open` 1 per word, `open_default` 4) are
+//! exactly ceil(chunk_len / word bytes), `last` on the final one, and every byte after the
+//! payload is zero.
 
 use onerma_layouts::{Hdr, MsgType, OpType, Status};
 use onerma_model::crypto::{Crypto, iv, key_from_u128};
-use onerma_rtl_tests::bits::{be_to_words, from_words, padded, to_words};
+use onerma_rtl_tests::bits::{be_to_words, padded, to_words, words_to_be};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 
 trait Dut {
+    /// Payload beat width in bits.
     const WIDTH: usize;
+    /// 128-bit beats per dout word.
+    const LANES: usize;
     fn fresh() -> Self;
     fn eval(&mut self);
     fn tick(&mut self);
@@ -35,15 +41,17 @@ struct Drive {
 struct Sample {
     job_ready: bool,
     pay_ready: bool,
-    dout: Option<([u8; 16], bool, u8)>,
+    /// A dout word as bytes: beat 0 (the top bits) first, byte 0 of each beat first.
+    dout: Option<(Vec<u8>, bool, u8)>,
     res: Option<(bool, u8)>,
     obs: u8,
 }
 
 macro_rules! dut {
-    ($m:ident, $width:expr) => {
+    ($m:ident, $width:expr, $lanes:expr) => {
         impl Dut for onerma_rtl::$m::Model {
             const WIDTH: usize = $width;
+            const LANES: usize = $lanes;
             onerma_rtl_tests::model_basics!(onerma_rtl::$m::Model);
             fn drive(&mut self, d: &Drive) {
                 let (h, tag, key, meta) = d.job.unwrap_or(([0; 16], 0, 0, 0));
@@ -60,12 +68,15 @@ macro_rules! dut {
                 self.set_res_ready_i(u8::from(d.res_ready));
             }
             fn sample(&self) -> Sample {
-                let v = u128::from_be_bytes(from_words(&self.dout_data_o()));
+                // The port's word 0 is bits 31:0; big-endian bytes of the whole word put the top
+                // beat first, and within a beat its byte 0 (bits [127:120] of the beat) first.
+                let mut word = vec![0u8; 16 * Self::LANES];
+                words_to_be(&self.dout_data_o(), &mut word);
                 Sample {
                     job_ready: self.job_ready_o() != 0,
                     pay_ready: self.pay_ready_o() != 0,
                     dout: (self.dout_valid_o() != 0)
-                        .then(|| (v.to_be_bytes(), self.dout_last_o() != 0, self.dout_meta_o())),
+                        .then(|| (word, self.dout_last_o() != 0, self.dout_meta_o())),
                     res: (self.res_valid_o() != 0)
                         .then(|| (self.res_auth_ok_o() != 0, self.res_meta_o())),
                     obs: self.obs_o(),
@@ -75,8 +86,8 @@ macro_rules! dut {
     };
 }
 
-dut!(open, 128);
-dut!(open_default, 512);
+dut!(open, 128, 1);
+dut!(open_default, 512, 4);
 
 struct Msg {
     hdr: [u8; 64],
@@ -187,6 +198,11 @@ fn lane_beats(c: &[u8], bytes: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// Bytes of the dout words of a payload of `len` bytes: whole words of `lanes` 16-byte beats.
+fn dout_bytes(len: usize, lanes: usize) -> usize {
+    len.div_ceil(16 * lanes) * 16 * lanes
+}
+
 fn run<D: Dut>(seed: u64, n: usize, p_in: u32, p_out: u32) -> Result<u64, TestCaseError> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut crypto = Crypto::new(false);
@@ -257,7 +273,7 @@ fn run<D: Dut>(seed: u64, n: usize, p_in: u32, p_out: u32) -> Result<u64, TestCa
             let i = usize::from(meta);
             prop_assert!(i < next_job && results[i].is_none(), "dout for message {i}");
             got[i].extend_from_slice(&beat);
-            let want = msgs[i].cipher.len().div_ceil(16) * 16;
+            let want = dout_bytes(msgs[i].cipher.len(), D::LANES);
             prop_assert_eq!(last, got[i].len() == want, "message {}: last", i);
         }
         if let Some((ok, meta)) = s.res
@@ -270,7 +286,12 @@ fn run<D: Dut>(seed: u64, n: usize, p_in: u32, p_out: u32) -> Result<u64, TestCa
             );
             let m = &msgs[i];
             prop_assert_eq!(ok, m.genuine, "message {}: auth_ok", i);
-            prop_assert_eq!(got[i].len(), m.cipher.len().div_ceil(16) * 16);
+            prop_assert_eq!(got[i].len(), dout_bytes(m.cipher.len(), D::LANES));
+            prop_assert!(
+                got[i][m.cipher.len()..].iter().all(|&b| b == 0),
+                "message {}: bytes after the payload not zero",
+                i
+            );
             if m.genuine {
                 prop_assert_eq!(
                     &got[i][..m.plain.len()],

@@ -2,21 +2,31 @@
 
 /// Receive opener: hands each accepted frame to the GCM pool for authentication and decryption
 /// (protocol.md §3.1, §3.2): descriptor `{K, iv = {src_nic, counter}, aad_len 64, pt_len =
-/// chunk_len, decrypt, tag}`, then the header's 4 beats (the AAD) and the payload as 128-bit
-/// beats. The plaintext beats and the result come back from the pool (through `onerma_gcm_mux`)
-/// with the job's meta and go straight to their users; this block only feeds the pool.
+/// chunk_len, decrypt, tag}`, then the header (the AAD) and the payload as din words of the
+/// pool's format (`Lanes` 128-bit beats per word, docs/crypto.md "Wide lanes"). The plaintext and
+/// the result come back from the pool (through `onerma_gcm_mux`) with the job's meta and go
+/// straight to their users; this block only feeds the pool.
 ///
 /// - Job `{hdr, tag, key, meta}` (valid/ready), then, iff `hdr.chunk_len != 0`, its payload:
 ///   exactly ceil(chunk_len / (DataWidth/8)) beats in AXI lane order (byte 0 in bits [7:0]),
 ///   `last` on the final one (what `onerma_rx_parse` delivers). Jobs and payloads in the same
 ///   order.
+/// - **Words** (`Lanes` = L, 1 or DataWidth/128): a din word holds L beats of one part, beat 0 in
+///   the top bits and GCM byte order within it, so a word is its bytes in order from the top
+///   byte down; each part starts in a new word. The header is 4/L words (word k =
+///   `hdr[511 - 128*L*k -: 128*L]`). A payload beat is DataWidth/(128*L) words: at L = 1 it is
+///   split into 16-byte beats, at L = DataWidth/128 it is exactly one word, its bytes reversed
+///   (payload byte j to word bits [128*L-1-8j -: 8]); a chunk's last beat is then its part's
+///   last word and no splitting or packing is needed. The two settings are the only ones where
+///   a payload beat is a whole number of words.
 /// - **Staging** (the GCM sharing contract, docs/nic.md): a message's descriptor is offered only
-///   when all of its payload is in this block's stage FIFO, so its beats then follow at one per
-///   cycle and never hold the pool's shared beat stream. The stage holds `StageBeats` 16-byte
-///   beats (>= 64, one whole chunk), and payload is taken whenever there is room, whatever the
-///   pool does, so the receive edge never waits on the engines of another client.
-/// - One message at a time on the pool side: descriptor, then its 4 + ceil(chunk_len / 16)
-///   beats.
+///   when all of its payload is in this block's stage FIFO, so its words then follow at one per
+///   cycle and never hold the pool's shared stream. The stage holds `StageBeats` 16-byte beats
+///   (>= 64, one whole chunk) as StageBeats/L words, and payload is taken whenever there is
+///   room, whatever the pool does, so the receive edge never waits on the engines of another
+///   client.
+/// - One message at a time on the pool side: descriptor, then its 4/L + ceil(chunk_len / (16L))
+///   words (the count the pool's route expects for aad_len 64, pt_len chunk_len).
 module onerma_open #(
   /// Payload input width: 128, 256 or 512.
   parameter int unsigned DataWidth  = 512,
@@ -26,6 +36,8 @@ module onerma_open #(
   /// Jobs waiting (descriptor information and their payload length).
   parameter int unsigned JobDepth   = 2,
   parameter int unsigned LenW       = 16,
+  /// 128-bit beats per din word: 1, or DataWidth/128 (a payload beat is then one word).
+  parameter int unsigned Lanes      = 1,
   parameter type         desc_t     = struct packed {
     logic [127:0]         key;
     logic [95:0]          iv;
@@ -34,6 +46,10 @@ module onerma_open #(
     logic                 decrypt;
     logic [127:0]         tag;
     logic [MetaWidth-1:0] meta;
+  },
+  /// The pool's din word (Lanes = 1: the layout of onerma_gcm_pkg::din_t).
+  parameter type         wdin_t     = struct packed {
+    logic [Lanes*128-1:0] data;
   }
 ) (
   input  logic                 clk_i,
@@ -56,15 +72,23 @@ module onerma_open #(
   output desc_t                desc_data_o,
   output logic                 din_valid_o,
   input  logic                 din_ready_i,
-  output onerma_gcm_pkg::din_t din_data_o
+  output wdin_t                din_data_o
 );
 
-  localparam int unsigned Rb      = DataWidth / 128;
-  localparam int unsigned RbW     = (Rb > 1) ? $clog2(Rb) : 1;
-  localparam int unsigned StageCW = $clog2(StageBeats + 1);
+  localparam int unsigned WordW      = Lanes * 128;
+  localparam int unsigned LanesW     = $clog2(Lanes);
+  localparam int unsigned Rb         = DataWidth / WordW;  // din words per payload beat
+  localparam int unsigned RbW        = (Rb > 1) ? $clog2(Rb) : 1;
+  localparam int unsigned HdrWords   = 4 / Lanes;          // the 64-byte header in words
+  localparam int unsigned HdrIdxW    = (HdrWords > 1) ? $clog2(HdrWords) : 1;
+  localparam int unsigned StageWords = StageBeats / Lanes;
+  localparam int unsigned StageCW    = $clog2(StageBeats + 1);
 
   if (!(DataWidth == 128 || DataWidth == 256 || DataWidth == 512)) begin : g_bad_width
     $error("onerma_open: DataWidth must be 128, 256 or 512");
+  end
+  if (!(Lanes == 1 || Lanes == DataWidth / 128)) begin : g_bad_lanes
+    $error("onerma_open: Lanes must be 1 or DataWidth/128");
   end
   if (StageBeats < 64) begin : g_bad_stage
     $error("onerma_open: StageBeats must hold one chunk (64 beats)");
@@ -77,9 +101,9 @@ module onerma_open #(
     logic [MetaWidth-1:0] meta;
   } job_t;
 
-  // 16-byte beats of a payload of len bytes.
-  function automatic logic [6:0] beats16(input logic [15:0] len);
-    return 7'((32'(len) + 32'd15) >> 4);
+  // din words of a payload of len bytes: ceil(len / (16 * Lanes)), the pool's count.
+  function automatic logic [6:0] words(input logic [15:0] len);
+    return 7'((32'(len) + 32'(16 * Lanes) - 32'd1) >> (4 + LanesW));
   endfunction
 
   // ---------------------------------------------------------------------------------------------
@@ -121,7 +145,7 @@ module onerma_open #(
     .flush_i    (1'b0),
     .in_valid_i (job_fire),
     .in_ready_o (lq_in_ready),
-    .in_data_i  (beats16(job_hdr_i.chunk_len)),
+    .in_data_i  (words(job_hdr_i.chunk_len)),
     .out_valid_o(lq_valid),
     .out_ready_i(lq_pop),
     .out_data_o (lq_head),
@@ -131,30 +155,31 @@ module onerma_open #(
   );
 
   // ---------------------------------------------------------------------------------------------
-  // Filler: payload beats split into 16-byte beats (byte-swapped to GCM order) into the stage.
+  // Filler: payload beats as din words (byte-swapped to GCM order) into the stage; at Lanes = 1
+  // a payload beat is split into Rb words, else it is one.
   // ---------------------------------------------------------------------------------------------
   logic                 split_valid_q;
   logic [DataWidth-1:0] split_q;
   logic [RbW-1:0]       split_idx_q;
-  logic [6:0]           fill_q;          // 16-byte beats of the filling message staged so far
+  logic [6:0]           fill_q;          // words of the filling message staged so far
   logic                 pq_in_ready, pq_push, fill_done;
-  logic [127:0]         pq_in;
-  logic                 split_end;       // the held payload beat's last sub-beat goes now
+  logic [WordW-1:0]     pq_in;
+  logic                 split_end;       // the held payload beat's last word goes now
   logic [StageCW-1:0]   staged_q;        // messages wholly staged, not yet described
 
-  // The held payload beat's sub-beat k in GCM order (byte 0 of the beat in bits [127:120]).
+  // The held payload beat's word k in GCM order (byte 0 of the word in its top byte).
   always_comb begin
     pq_in = '0;
     for (int unsigned k = 0; k < Rb; k++) begin
       if (split_idx_q == RbW'(k)) begin
-        for (int unsigned b = 0; b < 16; b++) begin
-          pq_in[127 - 8*b -: 8] = split_q[128*k + 8*b +: 8];
+        for (int unsigned b = 0; b < 16 * Lanes; b++) begin
+          pq_in[WordW - 1 - 8*b -: 8] = split_q[WordW*k + 8*b +: 8];
         end
       end
     end
   end
 
-  // A sub-beat is pushed while the filling message still needs beats; a zero-length message
+  // A word is pushed while the filling message still needs beats; a zero-length message
   // is staged at once.
   assign pq_push     = split_valid_q && lq_valid && (fill_q < lq_head) && pq_in_ready;
   assign fill_done   = lq_valid && ((fill_q == lq_head) || (pq_push && fill_q + 7'd1 == lq_head));
@@ -190,12 +215,12 @@ module onerma_open #(
     end
   end
 
-  logic         pq_valid, pq_pop;
-  logic [127:0] pq_head;
+  logic             pq_valid, pq_pop;
+  logic [WordW-1:0] pq_head;
 
   onerma_fifo #(
-    .Width(128),
-    .Depth(StageBeats)
+    .Width(WordW),
+    .Depth(StageWords)
   ) u_pq (
     .clk_i,
     .rst_ni,
@@ -212,12 +237,13 @@ module onerma_open #(
   );
 
   // ---------------------------------------------------------------------------------------------
-  // Pool side: descriptor of the head job once staged, then its beats.
+  // Pool side: descriptor of the head job once staged, then its words.
   // ---------------------------------------------------------------------------------------------
-  logic       in_msg_q;       // the head job's descriptor was taken; its beats are going out
-  logic [6:0] din_idx_q;      // beats of the message sent so far (4 header, then payload)
-  logic [6:0] din_total;
-  logic       desc_fire, din_fire, din_last;
+  logic             in_msg_q;       // the head job's descriptor was taken; its words are going out
+  logic [6:0]       din_idx_q;      // words of the message sent so far (header, then payload)
+  logic [6:0]       din_total;
+  logic             desc_fire, din_fire, din_last;
+  logic [WordW-1:0] hdr_word;       // header word din_idx_q
 
   assign desc_valid_o = jq_valid && !in_msg_q && (staged_q != '0);
   assign desc_fire    = desc_valid_o && desc_ready_i;
@@ -231,14 +257,19 @@ module onerma_open #(
     meta:    jq_head.meta
   };
 
-  assign din_total = 7'd4 + beats16(jq_head.hdr.chunk_len);
-  // Header beats from the job, payload beats from the stage (there by the staging rule).
-  assign din_valid_o     = in_msg_q && ((din_idx_q < 7'd4) || pq_valid);
-  assign din_data_o.data = (din_idx_q < 7'd4) ? jq_head.hdr[511 - 128 * din_idx_q[1:0] -: 128]
-                                              : pq_head;
+  if (HdrWords > 1) begin : g_hdr_words
+    assign hdr_word = jq_head.hdr[511 - WordW * din_idx_q[HdrIdxW-1:0] -: WordW];
+  end else begin : g_hdr_word
+    assign hdr_word = jq_head.hdr;
+  end
+
+  assign din_total = 7'(HdrWords) + words(jq_head.hdr.chunk_len);
+  // Header words from the job, payload words from the stage (there by the staging rule).
+  assign din_valid_o     = in_msg_q && ((din_idx_q < 7'(HdrWords)) || pq_valid);
+  assign din_data_o.data = (din_idx_q < 7'(HdrWords)) ? hdr_word : pq_head;
   assign din_fire = din_valid_o && din_ready_i;
   assign din_last = din_fire && (din_idx_q + 7'd1 == din_total);
-  assign pq_pop   = din_fire && (din_idx_q >= 7'd4);
+  assign pq_pop   = din_fire && (din_idx_q >= 7'(HdrWords));
   assign jq_pop   = din_last;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -2,13 +2,17 @@
 
 /// Test top: onerma_open with a real onerma_gcm_pool behind it (Verilated models only). Not part
 /// of the NIC, whose top puts several clients in front of one pool through onerma_gcm_mux. The
-/// pool's dout and res are the outputs.
+/// pool's dout and res are the outputs. Lanes = 1 or DataWidth/128: the pool's and the opener's
+/// word (Lanes 128-bit beats, beat 0 in the top bits); the dout word has one last and meta.
 module onerma_open_sim #(
   parameter int unsigned DataWidth  = 512,
   parameter int unsigned StageBeats = 128,
   parameter int unsigned NumEngines = 2,
   parameter bit          Pipelined  = 1'b1,
-  parameter int unsigned InDepth    = 2
+  parameter int unsigned InDepth    = 2,
+  parameter int unsigned Lanes      = 1,
+  /// Lanes > 1: each lane's word buffer.
+  parameter int unsigned WordDepth  = 34
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -27,7 +31,7 @@ module onerma_open_sim #(
 
   output logic                 dout_valid_o,
   input  logic                 dout_ready_i,
-  output logic [127:0]         dout_data_o,
+  output logic [Lanes*128-1:0] dout_data_o,
   output logic                 dout_last_o,
   output logic [7:0]           dout_meta_o,
   output logic                 res_valid_o,
@@ -56,6 +60,14 @@ module onerma_open_sim #(
     meta_t        meta;
   } dout_t;
   typedef struct packed {
+    logic [Lanes*128-1:0] data;
+  } wdin_t;
+  typedef struct packed {
+    logic [Lanes*128-1:0] data;
+    logic                 last;
+    meta_t                meta;
+  } wdout_t;
+  typedef struct packed {
     logic [127:0] tag;
     logic         auth_ok;
     meta_t        meta;
@@ -63,8 +75,8 @@ module onerma_open_sim #(
 
   logic                 desc_valid, desc_ready, din_valid, din_ready;
   desc_t                desc;
-  onerma_gcm_pkg::din_t din;
-  dout_t                dout;
+  wdin_t                din;
+  wdout_t               dout;
   res_t                 res;
 
   onerma_open #(
@@ -72,7 +84,9 @@ module onerma_open_sim #(
     .MetaWidth (8),
     .StageBeats(StageBeats),
     .LenW      (LenW),
-    .desc_t    (desc_t)
+    .Lanes     (Lanes),
+    .desc_t    (desc_t),
+    .wdin_t    (wdin_t)
   ) u_open (
     .clk_i,
     .rst_ni,
@@ -99,10 +113,14 @@ module onerma_open_sim #(
     .Pipelined (Pipelined),
     .LenW      (LenW),
     .InDepth   (InDepth),
+    .Lanes     (Lanes),
+    .WordDepth (WordDepth),
     .meta_t    (meta_t),
     .desc_t    (desc_t),
     .dout_t    (dout_t),
-    .res_t     (res_t)
+    .res_t     (res_t),
+    .wdin_t    (wdin_t),
+    .wdout_t   (wdout_t)
   ) u_pool (
     .clk_i,
     .rst_ni,
