@@ -983,6 +983,80 @@ mod timer_tests {
         }
     }
 
+    /// Each event armed at `now + a constant` (or a DMA completion) lands in its own FIFO while
+    /// that keeps the FIFO sorted, and in the heap when it would not: the FIFOs are the point of
+    /// the structure (profiles), the heap the fallback.
+    #[test]
+    fn events_land_in_their_fifo_unless_out_of_order() {
+        use crate::responder::InQueue;
+        let kinds = [
+            Event::DispatchExpire { slot: 0, inst: 0 },
+            Event::OpDeadline {
+                slot: 0,
+                inst: 0,
+                at: 0,
+            },
+            Event::RdRespTag {
+                slot: 0,
+                inst: 0,
+                chunk: 0,
+                ok: true,
+                data: Vec::new(),
+            },
+            Event::WrDataTag {
+                ctx: 0,
+                inst: 0,
+                chunk: 0,
+                ok: true,
+                data: Vec::new(),
+            },
+            Event::CtxDeadline { ctx: 0, inst: 0 },
+            Event::AgeOut {
+                queue: InQueue::Read,
+                id: 0,
+            },
+            Event::RdServe {
+                read: 0,
+                chunk: 0,
+                frame: Vec::new(),
+                ok: true,
+            },
+            Event::WrSource {
+                slot: 0,
+                inst: 0,
+                chunk: 0,
+                frame: Vec::new(),
+                ok: true,
+            },
+            Event::ReadLanded {
+                slot: 0,
+                inst: 0,
+                chunk: 0,
+                ok: true,
+            },
+            Event::CtxWritten {
+                ctx: 0,
+                inst: 0,
+                ok: true,
+            },
+        ];
+        // Two kinds share a FIFO where the same pipeline completes both.
+        let fifo = [0, 1, 2, 2, 3, 4, 5, 5, 6, 6];
+        let mut t = Timers::default();
+        for (ev, k) in kinds.into_iter().zip(fifo) {
+            let before = t.fifo[k].len();
+            t.push(100, ev);
+            assert_eq!(t.fifo[k].len(), before + 1, "FIFO {k}");
+        }
+        assert!(t.heap.is_empty());
+        // Earlier than its FIFO's back: the heap.
+        t.push(50, Event::DispatchExpire { slot: 1, inst: 0 });
+        assert_eq!((t.fifo[0].len(), t.heap.len()), (1, 1));
+        // Not a FIFO kind: the heap.
+        t.push(200, Event::Wake);
+        assert_eq!(t.heap.len(), 2);
+    }
+
     /// Timers due at the same cycle fire in the order they were armed, whichever queue holds
     /// them: slot 2's expiry goes to the heap (its FIFO already holds a later time), slot 3's
     /// deadline to its FIFO, and both are due at 10 after slot 1's.
@@ -1001,5 +1075,89 @@ mod timer_tests {
             order,
             vec![(10, Some(2)), (10, Some(3)), (10, Some(4)), (20, Some(1))]
         );
+    }
+}
+
+#[cfg(test)]
+mod admit_tests {
+    use super::{Nic, Outputs};
+    use crate::config::NicConfig;
+    use crate::error::ChoiceError;
+    use onerma_layouts::{Cmd, OpType, RrtEntry};
+
+    const PID: u32 = 7;
+
+    fn local(base: u64, size: u64) -> RrtEntry {
+        RrtEntry {
+            valid: 1,
+            perm_remote_read: 0,
+            perm_remote_write: 0,
+            perm_remote_rekey: 0,
+            perm_local_read: 1,
+            perm_local_write: 1,
+            owner_pid: PID,
+            base_addr: base,
+            size,
+            key: 0,
+        }
+    }
+
+    /// A 64-byte READ from slot `slot` into region 4, its record in region 5.
+    fn read(slot: u16) -> [u8; 64] {
+        Cmd {
+            op_type: OpType::Read.as_raw(),
+            cos: 0,
+            length: 64,
+            remote_nic: 0x101,
+            remote_region: 0,
+            local_region: 4,
+            cq_region: 5,
+            remote_offset: 0,
+            local_offset: u64::from(slot) * 64,
+            cq_offset: u64::from(slot) * 64,
+            kd: 0,
+        }
+        .to_bytes()
+        .expect("cmd")
+    }
+
+    /// A manual-mode NIC with a 64-line window (one quantum, §5) and two READs queued in
+    /// class 0, the first dispatched: 63 lines free.
+    fn one_line_short() -> (Nic, Outputs) {
+        let mut n = Nic::new(NicConfig {
+            nic_addr: 0x100,
+            window_lines: 64,
+            ..NicConfig::default()
+        })
+        .expect("nic");
+        n.write_rrt(4, local(0x80_0000, 0x1_0000)).expect("rrt");
+        n.write_rrt(5, local(0x90_0000, 0x1000)).expect("rrt");
+        for slot in 0..2 {
+            n.enable_slot(slot, PID).expect("slot");
+        }
+        n.set_manual(true);
+        let mut out = Outputs::default();
+        for slot in 0..2 {
+            n.submit(10, slot, &read(slot), &mut out).expect("submit");
+        }
+        assert_eq!(n.dispatch(11, 0, &mut out), Ok(0));
+        assert_eq!(n.window_free(), 63);
+        (n, out)
+    }
+
+    /// The observer's allowance counts as free lines in the 64-line rule of a manual dispatch:
+    /// 63 free lines and no allowance are short of a quantum; with one line of allowance,
+    /// 63 + 1 = 64 lines are enough.
+    #[test]
+    fn admit_slack_adds_to_the_free_lines() {
+        let (mut n, mut out) = one_line_short();
+        assert_eq!(
+            n.dispatch(12, 0, &mut out),
+            Err(ChoiceError::WindowShort { class: 0, free: 63 })
+        );
+        let (mut n, mut out) = one_line_short();
+        n.admit_slack = 1;
+        assert_eq!(n.dispatch(12, 0, &mut out), Ok(1));
+        assert_eq!(n.window_free(), 62);
     }
 }

@@ -38,6 +38,12 @@ fn a_fresh_nic_is_idle_and_empty() {
     assert!(n.servable_inbound(0).is_empty());
     assert_eq!(n.counters(), &NicCounters::default());
     assert!(n.mem().is_some() && n.mem_mut().is_some());
+    // The diagnostic view names the NIC and its window.
+    let dbg = format!("{n:?}");
+    assert!(
+        dbg.starts_with("Nic { nic_addr: 291, window_free: 1024, counters:"),
+        "{dbg}"
+    );
 }
 
 #[test]
@@ -191,4 +197,76 @@ fn no_class_is_ready_without_a_free_quantum() {
     assert_eq!(a.dispatch(12, 0, &mut out), Ok(0));
     assert_eq!((a.class_len(0), a.window_free()), (1, 63));
     assert!(a.ready_classes().is_empty());
+}
+
+#[test]
+fn outputs_clear_empties_both_lists() {
+    // A READ dispatched at the doorbell (the default policy) leaves its RD_REQ in `messages`; a
+    // READ of length 0 completes at once with BAD_COMMAND (§2.2), its record in `completions`
+    // once written. `clear` empties both.
+    let s = system(2, |_| {}, fast_fabric());
+    let mut a = s.nics.into_iter().next().expect("nic");
+    let mut out = Outputs::default();
+    a.submit(10, 0, &read_cmd(0x101), &mut out).expect("submit");
+    let empty = bytes(&cmd(
+        OpType::Read,
+        0x101,
+        0,
+        0,
+        0,
+        0,
+        16,
+        kd_for(1, 0, 0x100, OpType::Read),
+    ));
+    a.submit(11, 1, &empty, &mut out).expect("submit");
+    a.advance(1_000, &mut out).expect("advance");
+    assert_eq!(out.messages.len(), 1);
+    assert_eq!(
+        out.completions
+            .iter()
+            .map(|c| c.cpl.status)
+            .collect::<Vec<_>>(),
+        vec![onerma_layouts::Status::BadCommand]
+    );
+    out.clear();
+    assert!(out.messages.is_empty() && out.completions.is_empty());
+}
+
+#[test]
+fn no_wakeup_is_due_at_a_cycle_already_handled() {
+    // B serves one READ by hand, which holds its host read channel until some cycle `rd`; a
+    // second READ waits under a policy that serves nothing. Advancing to `rd` handles `rd`: a
+    // wake-up for the channel is needed only while it is busy, so any next wake-up is later.
+    let s = system(2, |_| {}, fast_fabric());
+    let mut it = s.nics.into_iter();
+    let (Some(mut a), Some(mut b)) = (it.next(), it.next()) else {
+        panic!("two nics")
+    };
+    a.set_manual(true);
+    b.set_manual(true);
+    let mut out = Outputs::default();
+    for slot in [3, 4] {
+        a.submit(100, slot, &read_cmd(b.addr()), &mut out)
+            .expect("submit");
+    }
+    assert_eq!(a.dispatch(110, 0, &mut out), Ok(3));
+    assert_eq!(a.dispatch(111, 0, &mut out), Ok(4));
+    for req in std::mem::take(&mut out.messages) {
+        assert_eq!(b.receive(200, &req, &mut out), Ok(RxOutcome::Enqueued));
+    }
+    b.serve_inbound(200, InQueue::Read, &mut out)
+        .expect("serve");
+    assert_eq!(b.inbound_len(), 1);
+    let rd = (201..10_000)
+        .find(|&t| b.servable_inbound(t) == vec![InQueue::Read])
+        .expect("the host read channel frees");
+    b.set_manual(false);
+    b.set_policy(Box::new(Idle));
+    b.advance(rd, &mut out).expect("advance");
+    assert_eq!(b.inbound_len(), 1);
+    assert!(
+        b.next_wakeup().is_none_or(|t| t > rd),
+        "{:?} at {rd}",
+        b.next_wakeup()
+    );
 }

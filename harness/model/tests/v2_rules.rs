@@ -193,6 +193,43 @@ fn server_deadline_edge_and_hold_cap() {
     );
 }
 
+#[test]
+fn wr_data_at_the_server_deadline_counts_drop_late() {
+    // The context's deadline acts one cycle late (`deadline_lag` 1, within `TimerSlack`, §6.1):
+    // at the deadline the context is still live, so a WR_DATA whose last beat is then is late
+    // (§8.4: taken only before the deadline), counted once as `drop_late`, not `drop_stale`.
+    let (mut a, mut b) = pair(|c| c.deadline_lag = 1);
+    let mut out = Outputs::default();
+    let data = wr_data_for(&mut a, &mut b, 64, &mut out).remove(0);
+    // B served at 30 and sent its WR_RDREQ then: deadline = t_s + server_timeout.
+    let deadline = 30 + b.config().server_timeout;
+    assert_eq!(
+        b.receive(deadline, &data, &mut out).expect("rx"),
+        RxOutcome::Dropped(DropReason::Late)
+    );
+    assert_eq!((b.counters().drop_late, b.counters().drop_stale), (1, 0));
+}
+
+#[test]
+fn an_ended_context_leaves_no_wakeup() {
+    // Every chunk written, the context ends with WR_CMPL OK (§8.4) before its deadline
+    // (30 + server_timeout = 2,030): the deadline then has nothing to act on, so the server
+    // has no work left (`next_wakeup` None), and is idle.
+    let (mut a, mut b) = pair(|_| {});
+    let mut out = Outputs::default();
+    let data = wr_data_for(&mut a, &mut b, 64, &mut out);
+    assert_eq!(
+        rx_all(&mut b, 1_001, &data, &mut out),
+        [RxOutcome::Accepted]
+    );
+    b.advance(1_500, &mut out).expect("advance");
+    let cmpl = take(&mut out);
+    assert_eq!(cmpl.len(), 1);
+    assert_eq!(hdr(&cmpl[0]).status, Status::Ok);
+    assert!(b.is_idle());
+    assert_eq!(b.next_wakeup(), None);
+}
+
 /// A READ of `len` bytes from A (slot 0) to B region 0, served by B; returns the RD_RESPs.
 fn read_resps(a: &mut Nic, b: &mut Nic, len: u16, out: &mut Outputs) -> Vec<Vec<u8>> {
     let kd = kd_for(1, 0, a.addr(), OpType::Read);
