@@ -34,6 +34,11 @@ module onerma_nic #(
   /// next one starts on another engine while the first waits. 16 costs the same distributed RAM
   /// as 8 (16-deep LUT RAM cells).
   parameter int unsigned GcmInDepth   = 16,
+  /// The GCM path's words (docs/nic.md, "Sharing the GCM pool"): 1 = as wide as the datapath
+  /// (`DataWidth` / 128 beats per pool word: the sealer, the openers, the mux, the pool and the
+  /// window's landing all take words); 0 = one 128-bit beat per handshake. 0 by default until
+  /// the sealer's frame order and the observer agree (docs/nic.md).
+  parameter bit          GcmWords     = 1'b0,
   /// Sealer stages (onerma_seal's NumStage): messages between job acceptance and frame out.
   /// Each holds its stage about 80 cycles (64 B request) to 120 (64 B READ reply: host read,
   /// the engine's latency, the frame), so the sealer's rate is about SealStages / 80 to
@@ -176,6 +181,11 @@ module onerma_nic #(
   localparam int unsigned MaxBurst    = (4096 / Bytes > 256) ? 256 : 4096 / Bytes;
   localparam int unsigned LinesW      = $clog2(64 + 1);
   localparam int unsigned NumCounters = 19;
+  localparam int unsigned GLanes      = GcmWords ? DataWidth / 128 : 1;
+  localparam int unsigned GWordW      = GLanes * 128;
+  // Each lane's word buffer holds two messages of a header and a 1 KB chunk, so the next
+  // descriptor enters while the previous message drains (docs/crypto.md, "Wide lanes").
+  localparam int unsigned GWordDepth  = 2 * (68 / GLanes);
 
   typedef struct packed {
     logic [127:0]      key;
@@ -187,10 +197,13 @@ module onerma_nic #(
     logic [GMetaW-1:0] meta;
   } cdesc_t;
   typedef struct packed {
-    logic [127:0]      data;
+    logic [GWordW-1:0] data;
     logic              last;
     logic [GMetaW-1:0] meta;
   } cdout_t;
+  typedef struct packed {
+    logic [GWordW-1:0] data;
+  } gword_t;
   typedef struct packed {
     logic [127:0]      tag;
     logic              auth_ok;
@@ -207,10 +220,15 @@ module onerma_nic #(
     pmeta_t          meta;
   } pdesc_t;
   typedef struct packed {
+    logic [GWordW-1:0] data;
+    logic              last;
+    pmeta_t            meta;
+  } pdout_t;
+  typedef struct packed {
     logic [127:0] data;
     logic         last;
     pmeta_t       meta;
-  } pdout_t;
+  } edout_t;        // an engine's dout beat inside the pool
   typedef struct packed {
     logic [127:0] tag;
     logic         auth_ok;
@@ -758,7 +776,7 @@ module onerma_nic #(
   logic   [3:0] g_desc_valid, g_desc_ready, g_din_valid, g_din_ready;
   logic   [3:0] g_dout_valid, g_dout_ready, g_res_valid, g_res_ready;
   cdesc_t [3:0] g_desc;
-  onerma_gcm_pkg::din_t [3:0] g_din;
+  gword_t [3:0] g_din;
   cdout_t       g_dout;
   cres_t        g_res;
 
@@ -768,7 +786,9 @@ module onerma_nic #(
     .MetaWidth   (SealMetaW),
     .GcmMetaWidth(GMetaW),
     .LenW        (LenW),
+    .Lanes       (GLanes),
     .desc_t      (cdesc_t),
+    .wdin_t      (gword_t),
     .dout_t      (cdout_t),
     .res_t       (cres_t)
   ) u_seal (
@@ -1009,7 +1029,9 @@ module onerma_nic #(
     .MetaWidth (GMetaW),
     .StageBeats(DataWidth >= 512 ? 128 : 64),
     .LenW      (LenW),
-    .desc_t    (cdesc_t)
+    .Lanes     (GLanes),
+    .desc_t    (cdesc_t),
+    .wdin_t    (gword_t)
   ) u_open (
     .clk_i, .rst_ni,
     .job_valid_i (op_job_valid),
@@ -1037,13 +1059,13 @@ module onerma_nic #(
   logic   p_desc_valid, p_desc_ready, p_din_valid, p_din_ready;
   logic   p_dout_valid, p_dout_ready, p_res_valid, p_res_ready;
   pdesc_t p_desc;
-  onerma_gcm_pkg::din_t p_din;
+  gword_t p_din;
   pdout_t p_dout;
   pres_t  p_res;
 
   onerma_gcm_mux #(
-    .NumClients(4), .LenW(LenW), .MetaW(GMetaW),
-    .cdesc_t(cdesc_t), .pdesc_t(pdesc_t), .cdout_t(cdout_t), .pdout_t(pdout_t),
+    .NumClients(4), .LenW(LenW), .MetaW(GMetaW), .Lanes(GLanes),
+    .cdesc_t(cdesc_t), .pdesc_t(pdesc_t), .wdin_t(gword_t), .cdout_t(cdout_t), .pdout_t(pdout_t),
     .cres_t(cres_t), .pres_t(pres_t)
   ) u_gmux (
     .clk_i, .rst_ni,
@@ -1078,10 +1100,14 @@ module onerma_nic #(
     .Pipelined (Pipelined),
     .LenW      (LenW),
     .InDepth   (GcmInDepth),
+    .Lanes     (GLanes),
+    .WordDepth (GWordDepth),
     .meta_t    (pmeta_t),
     .desc_t    (pdesc_t),
-    .dout_t    (pdout_t),
-    .res_t     (pres_t)
+    .dout_t    (edout_t),
+    .res_t     (pres_t),
+    .wdin_t    (gword_t),
+    .wdout_t   (pdout_t)
   ) u_pool (
     .clk_i, .rst_ni,
     .desc_valid_i(p_desc_valid),
@@ -1166,7 +1192,7 @@ module onerma_nic #(
   assign cuw_done_ctx    = CtxW'(w_uw_done_owner - OwnW'(NumSlots));
 
   onerma_window #(
-    .Lines(WindowLines), .NumOwners(NumOwners), .DataWidth(DataWidth)
+    .Lines(WindowLines), .NumOwners(NumOwners), .DataWidth(DataWidth), .LandLanes(GLanes)
   ) u_window (
     .clk_i, .rst_ni,
     .land_valid_i   (w_land_valid),
@@ -1599,7 +1625,9 @@ module onerma_nic #(
     .MetaWidth (GMetaW),
     .StageBeats(64),
     .LenW      (LenW),
-    .desc_t    (cdesc_t)
+    .Lanes     (GLanes),
+    .desc_t    (cdesc_t),
+    .wdin_t    (gword_t)
   ) u_open_rsp (
     .clk_i, .rst_ni,
     .job_valid_i (ro_job_valid),
@@ -1800,7 +1828,9 @@ module onerma_nic #(
     .MetaWidth (GMetaW),
     .StageBeats(DataWidth >= 512 ? 128 : 64),
     .LenW      (LenW),
-    .desc_t    (cdesc_t)
+    .Lanes     (GLanes),
+    .desc_t    (cdesc_t),
+    .wdin_t    (gword_t)
   ) u_open_wd (
     .clk_i, .rst_ni,
     .job_valid_i (cx_oj_valid),

@@ -64,7 +64,7 @@ pub fn bench() -> Result<()> {
             "-p",
             "onerma-cli",
             "--features",
-            "nic-bench,crypto-bench",
+            "nic-bench,crypto-bench,nic-words",
             "--",
             "bench",
             "--json",

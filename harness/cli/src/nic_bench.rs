@@ -302,6 +302,9 @@ pub type Small = Dut;
 /// The default top's model (feature `nic-bench`).
 #[cfg(feature = "nic-bench")]
 pub type Default = onerma_rtl::nic_default::Model;
+/// The default top with the GCM path as wide as the datapath (`GcmWords` 1).
+#[cfg(feature = "nic-words")]
+pub type DefaultWords = onerma_rtl::nic_default_words::Model;
 
 /// The many-RTL-NIC system (`onerma_rtl_tests::nic_sys`) of `n` small tops, the demo's mix on a
 /// clean fabric for `cycles`, then drained; every output of every NIC checked by its observer

@@ -39,6 +39,50 @@ use crate::responder::InQueue;
 use crate::shared::ShadowTap;
 use crate::wire::{self, COUNT_MAX, HDR_LEN};
 
+/// Frames a device may send out of counter order and still be legal: protocol.md §3.2 asks
+/// only that counters strictly increase in the order they are *assigned*; a sealer with several
+/// engines sends frames in completion order (a short reply passes a 1 KB chunk), so the wire
+/// order may differ. The observer therefore checks that no counter is sent twice, over the last
+/// `COUNTER_WINDOW` frames, and that no frame comes more than that many frames late (a counter
+/// at or below one already forgotten is refused).
+const COUNTER_WINDOW: usize = 4096;
+
+#[derive(Default)]
+struct CounterLedger {
+    seen: std::collections::HashSet<u64>,
+    order: std::collections::VecDeque<u64>,
+    /// The largest counter evicted from the window.
+    floor: Option<u64>,
+}
+
+impl CounterLedger {
+    /// Err: what a legal counter would have been.
+    fn check(&self, c: u64) -> Result<(), String> {
+        if let Some(f) = self.floor
+            && c <= f
+        {
+            return Err(format!(
+                "above {f:#x} (each counter once; a frame at most {COUNTER_WINDOW} frames late)"
+            ));
+        }
+        if self.seen.contains(&c) {
+            return Err("a counter not sent before (each counter once)".to_string());
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, c: u64) {
+        self.seen.insert(c);
+        self.order.push_back(c);
+        if self.order.len() > COUNTER_WINDOW
+            && let Some(old) = self.order.pop_front()
+        {
+            self.seen.remove(&old);
+            self.floor = Some(self.floor.map_or(old, |f| f.max(old)));
+        }
+    }
+}
+
 /// The first output of a device that the protocol does not allow, or an output that never came.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cycle {cycle}, NIC {nic:#x}: {field}: expected {expected}, got {got}")]
@@ -394,7 +438,7 @@ pub struct Observer {
     /// Device reads no grant covers yet `(addr, len, cycle)`: a READ service's reads come
     /// before the frame that shows the service.
     reads: Vec<(u64, u64, u64)>,
-    last_counter: Option<u64>,
+    counters: CounterLedger,
     /// The cycle the driver last stopped the device (`nic_enable = 0`): a request seen up to
     /// `tx_lag` later may come from a dispatch made before the stop.
     stopped_at: Option<u64>,
@@ -545,7 +589,7 @@ impl Observer {
             err_windows: Vec::new(),
             recent_rsv: Vec::new(),
             reads: Vec::new(),
-            last_counter: None,
+            counters: CounterLedger::default(),
             stopped_at: None,
             failed: Vec::new(),
             held: Vec::new(),
@@ -898,14 +942,8 @@ impl Observer {
                 (h.counter >> 48).to_string(),
             );
         }
-        if let Some(l) = self.last_counter
-            && h.counter <= l
-        {
-            return self.diverge(
-                "frame counter",
-                format!("above {l:#x} (each counter once, increasing)"),
-                format!("{:#x}", h.counter),
-            );
+        if let Err(want) = self.counters.check(h.counter) {
+            return self.diverge("frame counter", want, format!("{:#x}", h.counter));
         }
         match h.msg_type {
             MsgType::RdReq | MsgType::WrReq | MsgType::RekeyReq => self.dispatch(now, &h)?,
@@ -1026,7 +1064,7 @@ impl Observer {
                 format!("{:#04x}", body.get(k).copied().unwrap_or(0)),
             );
         }
-        self.last_counter = Some(h.counter);
+        self.counters.record(h.counter);
         let next = (h.counter & COUNT_MAX) + 1;
         if self.shadow.sh.count() < next {
             self.shadow.set_count(next);
@@ -1781,5 +1819,40 @@ impl Observer {
         self.out.completions.clear();
         self.settle_reads();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod counter_tests {
+    use super::{COUNTER_WINDOW, CounterLedger};
+
+    #[test]
+    fn counters_may_leave_out_of_order_but_only_once() {
+        let mut l = CounterLedger::default();
+        for c in [5u64, 4, 7, 6] {
+            assert!(l.check(c).is_ok(), "counter {c} refused");
+            l.record(c);
+        }
+        assert!(l.check(4).is_err(), "a repeated counter accepted");
+        assert!(l.check(8).is_ok());
+    }
+
+    #[test]
+    fn a_frame_later_than_the_window_is_refused() {
+        let mut l = CounterLedger::default();
+        // Counters 10, 11, ... : after COUNTER_WINDOW + 1 frames, 10 is forgotten.
+        for c in 10..(10 + COUNTER_WINDOW as u64 + 1) {
+            l.record(c);
+        }
+        assert!(l.check(10).is_err(), "a forgotten counter accepted");
+        assert!(
+            l.check(9).is_err(),
+            "a counter below the forgotten one accepted"
+        );
+        assert!(
+            l.check(11).is_err(),
+            "a counter still in the window accepted twice"
+        );
+        assert!(l.check(10 + COUNTER_WINDOW as u64 + 1).is_ok());
     }
 }
