@@ -9,18 +9,6 @@ use onerma_model::nic::{Nic, Outputs, RxOutcome};
 use onerma_model::shared::EMPTY_RRT;
 use onerma_model::{InQueue, ModelError, NicCounters, Policy};
 
-/// Two NICs of one system, both in manual mode (every choice made by the test).
-fn manual_pair() -> (Nic, Nic) {
-    let s = system(2, |_| {}, fast_fabric());
-    let mut it = s.nics.into_iter();
-    let (Some(mut a), Some(mut b)) = (it.next(), it.next()) else {
-        panic!("two nics")
-    };
-    a.set_manual(true);
-    b.set_manual(true);
-    (a, b)
-}
-
 fn read_cmd(remote: u32) -> [u8; 64] {
     bytes(&cmd(
         OpType::Read,
@@ -104,7 +92,7 @@ fn time_may_stand_still_but_not_go_back() {
 
 #[test]
 fn a_read_queued_dispatched_and_served_by_hand() {
-    let (mut a, mut b) = manual_pair();
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     a.submit(100, 3, &read_cmd(b.addr()), &mut out)
         .expect("submit");
@@ -243,7 +231,7 @@ fn no_wakeup_is_due_at_a_cycle_already_handled() {
     // B serves one READ by hand, which holds its host read channel until some cycle `rd`; a
     // second READ waits under a policy that serves nothing. Advancing to `rd` handles `rd`: a
     // wake-up for the channel is needed only while it is busy, so any next wake-up is later.
-    let (mut a, mut b) = manual_pair();
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     for slot in [3, 4] {
         a.submit(100, slot, &read_cmd(b.addr()), &mut out)

@@ -109,20 +109,9 @@ fn gcm_matches_aes_gcm() {
     }
 }
 
-fn pair_manual() -> (Nic, Nic) {
-    let s = system(2, |_| {}, fast_fabric());
-    let mut it = s.nics.into_iter();
-    let (Some(mut a), Some(mut b)) = (it.next(), it.next()) else {
-        panic!("two nics")
-    };
-    a.set_manual(true);
-    b.set_manual(true);
-    (a, b)
-}
-
 #[test]
 fn gcm_framing_of_request_and_response() {
-    let (mut a, mut b) = pair_manual();
+    let (mut a, mut b) = manual_pair(|_| {});
     let (aa, ba) = (a.addr(), b.addr());
     let pattern: Vec<u8> = (0..1500u32).map(|i| (i * 7) as u8).collect();
     b.mem_mut().expect("mem").write(SERVED_BASE + 100, &pattern);
@@ -185,7 +174,7 @@ fn gcm_framing_of_request_and_response() {
 
 #[test]
 fn submission_checks_in_order() {
-    let (mut a, _) = pair_manual();
+    let (mut a, _) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let good = cmd(OpType::Read, 0x101, 0, 0, 64, 0, 0, [1; 16]);
     a.disable_slot(7).expect("slot");
@@ -345,7 +334,7 @@ fn dispatch_needs_quantum_and_queued_ops_expire() {
 
 #[test]
 fn nack_threshold_and_refund() {
-    let (mut a, mut b) = pair_manual();
+    let (mut a, mut b) = manual_pair(|_| {});
     let _ = &mut b;
     let s = system(2, |c| c.nack_depth = 2, fast_fabric());
     let mut it = s.nics.into_iter();
@@ -405,7 +394,7 @@ fn nack_threshold_and_refund() {
 
 #[test]
 fn request_checks_order() {
-    let (mut a, mut b) = pair_manual();
+    let (mut a, mut b) = manual_pair(|_| {});
     let (aa, ba) = (a.addr(), b.addr());
     let mut out = Outputs::default();
     let mut send = |a: &mut Nic, slot: u16, c: onerma_layouts::Cmd| -> Vec<u8> {
@@ -502,7 +491,7 @@ fn request_checks_order() {
 
 #[test]
 fn malformed_and_misaddressed_frames_are_dropped() {
-    let (mut a, mut b) = pair_manual();
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let c = cmd(
         OpType::Read,
@@ -548,7 +537,7 @@ fn malformed_and_misaddressed_frames_are_dropped() {
 #[test]
 fn counter_exhaustion_stops_sending() {
     assert_eq!(onerma_model::wire::COUNT_MAX, (1u64 << 48) - 1);
-    let (mut a, _) = pair_manual();
+    let (mut a, _) = manual_pair(|_| {});
     let mut out = Outputs::default();
     // The last count is still sent...
     a.set_count(onerma_model::wire::COUNT_MAX);

@@ -8,18 +8,7 @@ use common::*;
 use onerma_layouts::{Cmd, Hdr, MsgType, OpType, Status};
 use onerma_model::nic::{DropReason, Nic, Outputs, RxOutcome};
 use onerma_model::timing::rearm_cycles;
-use onerma_model::{DmaError, ErrorRange, InQueue, NicConfig, SubmitError, SubmitOutcome};
-
-fn pair(tweak: impl FnMut(&mut NicConfig)) -> (Nic, Nic) {
-    let s = system(2, tweak, fast_fabric());
-    let mut it = s.nics.into_iter();
-    let (Some(mut a), Some(mut b)) = (it.next(), it.next()) else {
-        panic!("two nics")
-    };
-    a.set_manual(true);
-    b.set_manual(true);
-    (a, b)
-}
+use onerma_model::{DmaError, ErrorRange, InQueue, SubmitError, SubmitOutcome};
 
 fn hdr(f: &[u8]) -> Hdr {
     Hdr::from_bytes(&f[..64]).expect("hdr")
@@ -65,7 +54,7 @@ fn wr_data_for(a: &mut Nic, b: &mut Nic, len: u16, out: &mut Outputs) -> Vec<Vec
 
 #[test]
 fn write_hold_rearm_and_reply_matching() {
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let req = write_req(&mut a, &b, 2000, &mut out);
     assert_eq!(
@@ -131,7 +120,7 @@ fn write_hold_rearm_and_reply_matching() {
 
 #[test]
 fn write_times_out_exactly_at_the_rearmed_deadline() {
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
     let t_r = 4_000; // late but before the op deadline (10 + op_timeout)
@@ -150,7 +139,7 @@ fn write_times_out_exactly_at_the_rearmed_deadline() {
 
 #[test]
 fn server_deadline_edge_and_hold_cap() {
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
     a.receive(40, &rdreq, &mut out).expect("rx");
@@ -163,7 +152,7 @@ fn server_deadline_edge_and_hold_cap() {
         b.receive(deadline, &data, &mut out).expect("rx"),
         RxOutcome::Dropped(DropReason::Late | DropReason::Stale)
     ));
-    let (mut a2, mut b2) = pair(|_| {});
+    let (mut a2, mut b2) = manual_pair(|_| {});
     let rdreq = rdreq_for(&mut a2, &mut b2, 64, &mut out);
     a2.receive(40, &rdreq, &mut out).expect("rx");
     a2.advance(2_000, &mut out).expect("advance");
@@ -174,7 +163,7 @@ fn server_deadline_edge_and_hold_cap() {
     );
 
     // An initiator whose cap is below the server's hold drops the WR_RDREQ and never sends data.
-    let (mut a3, mut b3) = pair(|c| {
+    let (mut a3, mut b3) = manual_pair(|c| {
         if c.nic_addr == 0x100 {
             c.max_hold_ns = 1_000;
         }
@@ -198,7 +187,7 @@ fn wr_data_at_the_server_deadline_counts_drop_late() {
     // The context's deadline acts one cycle late (`deadline_lag` 1, within `TimerSlack`, §6.1):
     // at the deadline the context is still live, so a WR_DATA whose last beat is then is late
     // (§8.4: taken only before the deadline), counted once as `drop_late`, not `drop_stale`.
-    let (mut a, mut b) = pair(|c| c.deadline_lag = 1);
+    let (mut a, mut b) = manual_pair(|c| c.deadline_lag = 1);
     let mut out = Outputs::default();
     let data = wr_data_for(&mut a, &mut b, 64, &mut out).remove(0);
     // B served at 30 and sent its WR_RDREQ then: deadline = t_s + server_timeout.
@@ -215,7 +204,7 @@ fn an_ended_context_leaves_no_wakeup() {
     // Every chunk written, the context ends with WR_CMPL OK (§8.4) before its deadline
     // (30 + server_timeout = 2,030): the deadline then has nothing to act on, so the server
     // has no work left (`next_wakeup` None), and is idle.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let data = wr_data_for(&mut a, &mut b, 64, &mut out);
     assert_eq!(
@@ -245,7 +234,7 @@ fn read_resps(a: &mut Nic, b: &mut Nic, len: u16, out: &mut Outputs) -> Vec<Vec<
 
 #[test]
 fn pending_chunk_owns_its_lines_and_a_forged_copy_is_no_use() {
-    let (mut a, mut b) = pair(|c| c.rx_crypto_latency = 50);
+    let (mut a, mut b) = manual_pair(|c| c.rx_crypto_latency = 50);
     let mut out = Outputs::default();
     let resps = read_resps(&mut a, &mut b, 64, &mut out);
     assert_eq!(resps.len(), 1);
@@ -288,7 +277,7 @@ fn pending_chunk_owns_its_lines_and_a_forged_copy_is_no_use() {
 
 #[test]
 fn a_tag_result_after_timeout_releases_nothing_and_lines_return_after_it() {
-    let (mut a, mut b) = pair(|c| {
+    let (mut a, mut b) = manual_pair(|c| {
         c.rx_crypto_latency = 100;
         c.rx_crypto_max = 100;
     });
@@ -329,7 +318,7 @@ fn a_tag_result_after_timeout_releases_nothing_and_lines_return_after_it() {
 #[test]
 fn region_generations_stop_host_access() {
     // Local region changed during a READ: LOCAL_ACCESS_ERROR, no landing write.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let resps = read_resps(&mut a, &mut b, 64, &mut out);
     a.commit_rrt(1_500, DATA, local_entry(DATA_BASE, 64 * 1024))
@@ -346,7 +335,7 @@ fn region_generations_stop_host_access() {
     }));
     assert_eq!(a.counters().drop_region_changed, 1);
     // Served region deregistered while the request waits: no host access, the initiator times out.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let kd = kd_for(1, 0, a.addr(), OpType::Read);
     let c = cmd(OpType::Read, b.addr(), 0, 0, 64, 0, 0, kd);
     a.submit(5, 0, &bytes(&c), &mut out).expect("submit");
@@ -369,7 +358,7 @@ fn region_generations_stop_host_access() {
 
 #[test]
 fn rekey_installs_only_if_the_entry_is_unchanged() {
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let new_key = [0x77u8; 16];
     a.mem_mut()
@@ -410,7 +399,7 @@ fn rekey_installs_only_if_the_entry_is_unchanged() {
 
 #[test]
 fn torn_commands_and_page_rules() {
-    let (mut a, b) = pair(|_| {});
+    let (mut a, b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let kd = kd_for(1, 0, a.addr(), OpType::Read);
     let c: Cmd = cmd(OpType::Read, b.addr(), 0, 0, 64, 0, 0, kd);
@@ -467,7 +456,7 @@ fn torn_commands_and_page_rules() {
 #[test]
 fn host_dma_errors_end_ops_with_their_status() {
     // Landing write error at the initiator: LOCAL_ACCESS_ERROR.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let resps = read_resps(&mut a, &mut b, 64, &mut out);
     a.mem_mut().expect("mem").errors.push(ErrorRange {
@@ -484,7 +473,7 @@ fn host_dma_errors_end_ops_with_their_status() {
     );
     assert_eq!(a.counters().err_host_write, 1);
     // Read error at the server: no RD_RESP, the initiator times out.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     b.mem_mut().expect("mem").errors.push(ErrorRange {
         start: SERVED_BASE,
         end: SERVED_BASE + 64,
@@ -495,7 +484,7 @@ fn host_dma_errors_end_ops_with_their_status() {
     assert!(resps.is_empty());
     assert_eq!(b.counters().err_host_read, 1);
     // Write error at the server: WR_CMPL{REMOTE_ACCESS_ERROR}.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     b.mem_mut().expect("mem").errors.push(ErrorRange {
         start: SERVED_BASE,
         end: SERVED_BASE + 64,
@@ -516,7 +505,7 @@ fn host_dma_errors_end_ops_with_their_status() {
 
 #[test]
 fn queued_requests_age_out() {
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let kd = kd_for(1, 0, a.addr(), OpType::Write);
     let c = cmd(OpType::Write, b.addr(), 0, 0, 64, 0x2000, 0, kd);
@@ -539,7 +528,7 @@ fn wr_data_with_another_echo_is_stale_before_its_tag_is_tried() {
     // field in the header: pid 28-31, region 32-33, offset 36-43. (Another length is already
     // malformed: the chunk no longer has that op's chunk size.)
     for byte in [31usize, 33, 43] {
-        let (mut a, mut b) = pair(|_| {});
+        let (mut a, mut b) = manual_pair(|_| {});
         let mut out = Outputs::default();
         let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
         a.receive(40, &rdreq, &mut out).expect("rx");
@@ -562,7 +551,7 @@ fn local_read_and_write_permissions_are_separate() {
         (OpType::Write, 0, 1, true),
         (OpType::Write, 1, 0, false),
     ] {
-        let (mut a, b) = pair(|_| {});
+        let (mut a, b) = manual_pair(|_| {});
         let mut out = Outputs::default();
         let mut e = local_entry(DATA_BASE, 64 * 1024);
         (e.perm_local_read, e.perm_local_write) = (read, write);
@@ -588,7 +577,7 @@ fn the_most_starved_class_goes_first() {
     // choice is the class passed most often (ties: the lowest); a device may take any starving
     // class, and must take a starving one once a waiting class was passed over
     // MaxStarve + NumClasses - 1 = 4 times (§2.3: round-robin among starving classes).
-    let (mut a, b) = pair(|c| {
+    let (mut a, b) = manual_pair(|c| {
         c.max_starve = 1;
         c.num_classes = 4;
     });
@@ -633,7 +622,7 @@ fn the_most_starved_class_goes_first() {
 
 #[test]
 fn busy_and_idle_follow_ops_and_contexts() {
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     assert!(a.is_idle() && b.is_idle() && !a.slot_busy(0));
     let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
@@ -660,7 +649,7 @@ fn busy_and_idle_follow_ops_and_contexts() {
 fn a_chunk_after_the_deadline_is_stale_while_the_timeout_lags() {
     // The deadline action may come up to timer_slack late; a frame is still compared with the
     // exact deadline.
-    let (mut a, mut b) = pair(|c| c.deadline_lag = 40);
+    let (mut a, mut b) = manual_pair(|c| c.deadline_lag = 40);
     let mut out = Outputs::default();
     let resps = read_resps(&mut a, &mut b, 64, &mut out);
     let deadline = 10 + a.config().op_timeout;
@@ -679,7 +668,7 @@ fn a_chunk_after_the_deadline_is_stale_while_the_timeout_lags() {
 fn a_late_tag_result_never_reaches_the_slots_next_op() {
     // S3: op 1's chunk is pending at its deadline; op 2 takes the slot before op 1's tag result
     // comes. The result must release nothing, for either op.
-    let (mut a, mut b) = pair(|c| {
+    let (mut a, mut b) = manual_pair(|c| {
         c.rx_crypto_latency = 200;
         c.rx_crypto_max = 200;
     });
@@ -718,7 +707,7 @@ fn each_refusal_counts_once() {
     // The §12 counters the RTL's will be compared with, one event each.
 
     // A completion region changed during the op: the record cannot be written.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let resps = read_resps(&mut a, &mut b, 64, &mut out);
     a.commit_rrt(1_500, CQ, local_entry(CQ_BASE, 4096))
@@ -731,7 +720,7 @@ fn each_refusal_counts_once() {
     assert_eq!(a.counters().err_cq_write, 1);
 
     // A WRITE's local region changed before its WR_RDREQ: LOCAL_ACCESS_ERROR.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let rdreq = rdreq_for(&mut a, &mut b, 64, &mut out);
     a.commit_rrt(35, DATA, local_entry(DATA_BASE, 64 * 1024))
@@ -745,7 +734,7 @@ fn each_refusal_counts_once() {
     assert_eq!(a.counters().drop_region_changed, 1);
 
     // A WRITE's source read fails: LOCAL_ACCESS_ERROR.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     a.mem_mut().expect("mem").errors.push(ErrorRange {
         start: DATA_BASE + 0x2000,
@@ -764,7 +753,7 @@ fn each_refusal_counts_once() {
     assert_eq!(a.counters().err_host_read, 1);
 
     // A request out of bounds: ACCESS_ERR.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let kd = kd_for(1, 0, a.addr(), OpType::Read);
     let c = cmd(OpType::Read, b.addr(), 0, SERVED_SIZE - 8, 64, 0, 0, kd);
@@ -778,7 +767,7 @@ fn each_refusal_counts_once() {
     assert_eq!(b.counters().req_access_err, 1);
 
     // A WR_DATA whose body was altered: its tag fails at the server.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let mut data = wr_data_for(&mut a, &mut b, 64, &mut out).remove(0);
     data[64] ^= 1;
@@ -787,7 +776,7 @@ fn each_refusal_counts_once() {
     assert_eq!(b.counters().drop_auth, 1);
 
     // The served region changed between the WRITE's check and its data: REMOTE_ACCESS_ERROR.
-    let (mut a, mut b) = pair(|_| {});
+    let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
     let data = wr_data_for(&mut a, &mut b, 64, &mut out);
     let e = b.rrt(0).cloned().expect("entry");

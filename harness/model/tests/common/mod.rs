@@ -151,3 +151,18 @@ pub fn drain(s: &mut System) -> Drained {
     }
     (comps, subs)
 }
+
+/// Two NICs of one system (each configured by `tweak`), both in manual mode: every choice is
+/// the test's.
+pub fn manual_pair(
+    tweak: impl FnMut(&mut NicConfig),
+) -> (onerma_model::nic::Nic, onerma_model::nic::Nic) {
+    let s = system(2, tweak, fast_fabric());
+    let mut it = s.nics.into_iter();
+    let (Some(mut a), Some(mut b)) = (it.next(), it.next()) else {
+        panic!("two nics")
+    };
+    a.set_manual(true);
+    b.set_manual(true);
+    (a, b)
+}
