@@ -156,7 +156,13 @@ pub fn load_specs(dir: &Path, cores: &onerma_cores::Library) -> Result<Vec<TopSp
 }
 
 /// Flags shared by every C++ compile; part of the cache key.
-const CXX_FLAGS: &[&str] = &["-std=c++17", "-faligned-new", "-O2", "-w"];
+const CXX_FLAGS: &[&str] = &["-std=c++17", "-faligned-new", "-w"];
+/// Optimisation of the code that runs every cycle (and of the runtime).
+const OPT_FAST: u32 = 2;
+/// Verilator's `*__Slow.cpp` files (construction, initial evaluation, trace declarations) run
+/// once per model, and `verilated.mk` compiles them unoptimised (`OPT_SLOW` is empty). At `-O2`
+/// they were 60 % of a crypto top's C++ time (`seal_default`: 115 s of 180 s, 24 s at `-O0`).
+const OPT_SLOW: u32 = 0;
 /// `--assert`: simulation assertions (the stream rules of onerma_stream_check among them) are
 /// compiled in and on by default, and a failure reaches Rust through `try_tick` / a panic of
 /// `tick`; a benchmark switches them off at run time (`Model::set_assertions(false)`), which
@@ -240,10 +246,10 @@ fn toolchain() -> Result<Toolchain, BridgeError> {
     Ok(Toolchain { version, root })
 }
 
-fn base_build(tc: &Toolchain, obj_dir: &Path) -> cc::Build {
+fn base_build(tc: &Toolchain, obj_dir: &Path, opt: u32) -> cc::Build {
     let mut b = cc::Build::new();
     b.cpp(true)
-        .opt_level(2)
+        .opt_level(opt)
         .debug(false)
         .warnings(false)
         .extra_warnings(false)
@@ -362,11 +368,12 @@ fn build_runtime(tc: &Toolchain, cache: &Path) -> Result<Vec<PathBuf>, BridgeErr
     let mut h = Fnv::new();
     h.add(tc.version.as_bytes());
     h.add(CXX_FLAGS.join(" ").as_bytes());
+    h.add(&OPT_FAST.to_le_bytes());
     // The sources and the trace format: the FST runtime is not the VCD one.
     h.add(RUNTIME_SOURCES.join(" ").as_bytes());
     h.add(VERILATOR_FLAGS.join(" ").as_bytes());
     let (_, objs) = cached_entry(cache, "_verilated_runtime", &h.hex(), |dir| {
-        let mut b = base_build(tc, &dir.join("obj"));
+        let mut b = base_build(tc, &dir.join("obj"), OPT_FAST);
         for f in RUNTIME_SOURCES {
             b.file(tc.root.join("include").join(f));
         }
@@ -402,6 +409,8 @@ fn build_top(
     h.add(tc.version.as_bytes());
     h.add(VERILATOR_FLAGS.join(" ").as_bytes());
     h.add(CXX_FLAGS.join(" ").as_bytes());
+    h.add(&OPT_FAST.to_le_bytes());
+    h.add(&OPT_SLOW.to_le_bytes());
     for s in SELF_FINGERPRINT {
         h.add(s.as_bytes());
     }
@@ -470,20 +479,34 @@ fn verilate_and_compile(
     codegen::check_names(&spec.name, &ports)?;
     let shim = dir.join("onerma_shim.cpp");
     std::fs::write(&shim, codegen::cpp_shim(&spec.name, &ports)).map_err(io_err(&shim))?;
-    let mut b = base_build(tc, &dir.join("obj"));
-    b.include(dir);
     let mut cpp: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io_err(dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
         .collect();
     cpp.sort();
-    b.files(&cpp);
-    b.try_compile_intermediates()
-        .map_err(|e| BridgeError::Compile {
-            top: spec.name.clone(),
-            message: e.to_string(),
-        })
+    let (slow, fast): (Vec<PathBuf>, Vec<PathBuf>) = cpp.into_iter().partition(|p| {
+        p.file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(|s| s.ends_with("__Slow"))
+    });
+    let mut objs = Vec::new();
+    for (files, opt) in [(fast, OPT_FAST), (slow, OPT_SLOW)] {
+        if files.is_empty() {
+            continue;
+        }
+        let mut b = base_build(tc, &dir.join("obj"), opt);
+        b.include(dir);
+        b.files(&files);
+        objs.extend(
+            b.try_compile_intermediates()
+                .map_err(|e| BridgeError::Compile {
+                    top: spec.name.clone(),
+                    message: e.to_string(),
+                })?,
+        );
+    }
+    Ok(objs)
 }
 
 fn validate(specs: &[TopSpec]) -> Result<(), BridgeError> {
@@ -602,14 +625,14 @@ pub fn build_all(
     }
     // One archive for runtime + all models: the linker then resolves shim -> model ->
     // runtime inside a single archive regardless of link order.
-    let ar = base_build(&tc, out_dir);
+    let ar = base_build(&tc, out_dir, OPT_FAST);
     let lib = ar
         .try_create_archive("onerma_vmodels", &objects)
         .map_err(|e| BridgeError::Compile {
             top: "(archive)".into(),
             message: e.to_string(),
         })?;
-    let mut link = base_build(&tc, out_dir);
+    let mut link = base_build(&tc, out_dir, OPT_FAST);
     link.cargo_metadata(true);
     cc::try_emit_link_directives(&link, &lib).map_err(|e| BridgeError::Compile {
         top: "(link)".into(),
