@@ -18,11 +18,12 @@
 // exactly then; descriptors in acceptance order, only for wholly staged messages, with the job's
 // chunk_len, aad_len 64 and decrypt 0, never for a stage the pool still holds; din beats only
 // for taken descriptors and, once a message's first beat is offered, without a bubble up to its
-// last; output packets in the order the pool finished the messages (the tag write never lets a
-// later one overtake), each of exactly ceil((80 + chunk_len) / Bytes) beats with tlast on the
-// final one and tkeep all ones except the byte-exact prefix on the last; never a packet without
-// a finished message; the stream rules on desc, din and m_axis. The iv and the data are the
-// property test's (tests/nic_seal.rs), not this proof's.
+// last; output packets in staging order (= acceptance order = descriptor order, docs/nic.md
+// "Staging order"): each packet is the oldest described message not yet sent, with that job's
+// meta on sent_meta_o, only once the pool finished it (a later message finished first waits),
+// each of exactly ceil((80 + chunk_len) / Bytes) beats with tlast on the final one and tkeep all
+// ones except the byte-exact prefix on the last; the stream rules on desc, din and m_axis. The iv
+// and the data are the property test's (tests/nic_seal.rs), not this proof's.
 //
 // Payload abort: a job with a beat carrying pay_err_i is dropped at its last beat: drop_o exactly
 // then (with the job's meta) and never otherwise; the dropped job leaves the shadow of accepted
@@ -30,10 +31,11 @@
 // sent never outnumber the messages staged without an error.
 //
 // Induction (the section "Induction invariants" below): every non-free stage is in exactly one
-// place of the sealer (payload being received, ready queue, descriptor read or register, with the
-// pool, tag being written, completion queue, being read out), with per-stage write-back state
-// that matches the pool's shadow; the shadow queues of accepted jobs, of din beats owed and of
-// finished messages are read off the sealer's FIFOs, fetch and output pipelines entry by entry;
+// place of the sealer (payload being received, ready queue, descriptor read or register, send
+// queue from its descriptor to its frame, being read out), with per-stage write-back state that
+// matches the pool's shadow; the shadow queues of accepted jobs, of din beats owed and of
+// described messages not sent are read off the sealer's FIFOs, fetch and output pipelines entry
+// by entry;
 // the rows in flight to m_axis carry the last / keep flags of their place in their frame; the
 // FIFO pointers agree with their counts. With them the proof is 1-inductive.
 `ifdef FORMAL
@@ -89,6 +91,8 @@ module onerma_seal_props #(
   input logic                   pay_err_i,
   input logic                   drop_o,
   input logic [MetaWidth-1:0]   drop_meta_o,
+  input logic                   sent_valid_o,
+  input logic [MetaWidth-1:0]   sent_meta_o,
   input logic                   asg_valid_o,
   input logic [MetaWidth-1:0]   asg_meta_o,
   input logic [63:0]            asg_counter_o,
@@ -214,6 +218,7 @@ module onerma_seal_props #(
   // ---- Accepted jobs waiting for their descriptor, in acceptance order: {len, staged}. A
   // dropped job (the newest: the next job is taken only after its last beat) leaves the queue.
   logic [NumStage:0][LW-1:0] acc_len_q;
+  logic [NumStage:0][MetaWidth-1:0] acc_meta_q;
   logic [NumStage:0]         acc_staged_q;
   logic [QW:0]               acc_n_q, acc_mid;
   logic                      staged_now;
@@ -225,16 +230,19 @@ module onerma_seal_props #(
       acc_n_q      <= '0;
       acc_staged_q <= '0;
       acc_len_q    <= '0;
+      acc_meta_q   <= '0;
     end else begin
       if (desc_fire) begin
         for (int unsigned i = 0; i < NumStage; i++) begin
           acc_len_q[i]    <= acc_len_q[i + 1];
+          acc_meta_q[i]   <= acc_meta_q[i + 1];
           acc_staged_q[i] <= acc_staged_q[i + 1];
         end
       end
       if (staged_now && acc_mid != '0) acc_staged_q[acc_mid - 1'b1] <= 1'b1;
       if (job_fire) begin
         acc_len_q[acc_mid]    <= job_len;
+        acc_meta_q[acc_mid]   <= job_meta_i;
         acc_staged_q[acc_mid] <= (job_len == '0);
       end
       acc_n_q <= acc_mid + (QW + 1)'(job_fire) - (QW + 1)'(aborted);
@@ -261,32 +269,65 @@ module onerma_seal_props #(
     end
   end
 
-  // Finished messages (result and every dout beat seen) in the order the sealer completes them:
-  // a last dout beat completes before a result of the same cycle (the tag is written after).
-  logic [NumStage:0][LW-1:0] cq_len_q;
-  logic [QW:0]               cq_n_q;
-  logic                      fin_d, fin_r;
-  assign fin_d = dout_fire && dout_data_i.last && pl_res_q[dm];
-  assign fin_r = res_fire && (pl_left_q[rm] == '0 || (dout_fire && dout_data_i.last && dm == rm));
+  // Described messages not yet sent, in descriptor order (= the acceptance order of the jobs not
+  // dropped, asserted with the descriptors below), each {len, meta, stage, finished}: finished
+  // once the pool gave its result and every dout beat. Packets must be this queue's head, in
+  // turn (staging order), and only once it is finished.
+  logic [NumStage:0][LW-1:0]        sq_len_q, sq_len_d;
+  logic [NumStage:0][MetaWidth-1:0] sq_meta_q, sq_meta_d;
+  logic [NumStage:0][StW-1:0]       sq_stage_q, sq_stage_d;
+  logic [NumStage:0]                sq_fin_q, sq_fin_d;
+  logic [QW:0]                      sq_n_q, sq_mid;
+  logic                             fin_d, fin_r, sq_pop;
+  assign fin_d  = dout_fire && dout_data_i.last && pl_res_q[dm];
+  assign fin_r  = res_fire && (pl_left_q[rm] == '0 || (dout_fire && dout_data_i.last && dm == rm));
+  assign sq_pop = axis_fire && m_axis_tlast;
+  assign sq_mid = sq_n_q - (QW + 1)'(sq_pop);
+  always_comb begin
+    sq_len_d   = sq_len_q;
+    sq_meta_d  = sq_meta_q;
+    sq_stage_d = sq_stage_q;
+    sq_fin_d   = sq_fin_q;
+    // The one unfinished entry of the stage the pool finishes (a stage is with the pool once).
+    for (int unsigned i = 0; i <= NumStage; i++) begin
+      if (i < 32'(sq_n_q) && !sq_fin_q[i] &&
+          ((fin_d && sq_stage_q[i] == dm) || (fin_r && sq_stage_q[i] == rm))) begin
+        sq_fin_d[i] = 1'b1;
+      end
+    end
+    if (sq_pop) begin
+      for (int unsigned i = 0; i < NumStage; i++) begin
+        sq_len_d[i]   = sq_len_d[i + 1];
+        sq_meta_d[i]  = sq_meta_d[i + 1];
+        sq_stage_d[i] = sq_stage_d[i + 1];
+        sq_fin_d[i]   = sq_fin_d[i + 1];
+      end
+    end
+    if (desc_fire) begin
+      sq_len_d[sq_mid]   = LW'(desc_data_o.pt_len);
+      sq_meta_d[sq_mid]  = acc_meta_q[0];
+      sq_stage_d[sq_mid] = pm;
+      sq_fin_d[sq_mid]   = 1'b0;
+    end
+  end
 
-  logic [QW:0] cq_mid, cq_mid2;
-  assign cq_mid  = cq_n_q - (QW + 1)'(axis_fire && m_axis_tlast);
-  assign cq_mid2 = cq_mid + (QW + 1)'(fin_d);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pl_busy_q <= '0;
-      pl_res_q  <= '0;
-      pl_left_q <= '0;
-      pl_len_q  <= '0;
-      cq_len_q  <= '0;
-      cq_n_q    <= '0;
+      pl_busy_q  <= '0;
+      pl_res_q   <= '0;
+      pl_left_q  <= '0;
+      pl_len_q   <= '0;
+      sq_len_q   <= '0;
+      sq_meta_q  <= '0;
+      sq_stage_q <= '0;
+      sq_fin_q   <= '0;
+      sq_n_q     <= '0;
     end else begin
-      if (axis_fire && m_axis_tlast) begin
-        for (int unsigned i = 0; i < NumStage; i++) cq_len_q[i] <= cq_len_q[i + 1];
-      end
-      if (fin_d) cq_len_q[cq_mid] <= pl_len_q[dm];
-      if (fin_r) cq_len_q[cq_mid2] <= pl_len_q[rm];
-      cq_n_q <= cq_mid2 + (QW + 1)'(fin_r);
+      sq_len_q   <= sq_len_d;
+      sq_meta_q  <= sq_meta_d;
+      sq_stage_q <= sq_stage_d;
+      sq_fin_q   <= sq_fin_d;
+      sq_n_q     <= sq_mid + (QW + 1)'(desc_fire);
       if (dout_fire) pl_left_q[dm] <= pl_left_q[dm] - BW'(1);
       if (res_fire) pl_res_q[rm] <= 1'b1;
       if (fin_d) pl_busy_q[dm] <= 1'b0;
@@ -364,8 +405,8 @@ module onerma_seal_props #(
   logic [BW-1:0]    nb;
   logic [31:0]      rem;
   logic [Bytes-1:0] keep_last;
-  assign nb        = BW'((32'(cq_len_q[0]) + 80 + Bytes - 1) / Bytes);
-  assign rem       = (32'(cq_len_q[0]) + 80) % Bytes;
+  assign nb        = BW'((32'(sq_len_q[0]) + 80 + Bytes - 1) / Bytes);
+  assign rem       = (32'(sq_len_q[0]) + 80) % Bytes;
   assign keep_last = (rem == 0) ? '1 : ~({Bytes{1'b1}} << rem);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ob_q <= '0;
@@ -386,25 +427,27 @@ module onerma_seal_props #(
     if (m_axis_tvalid) assert (owe_q != '0);
   end
 
-  // Finished and not sent: at most one per stage, plus one frame whose rows were all read (its
-  // stage is then free again and may hold a finished message) but not all sent. (Once written
-  // as <= NumStage, which the bounded proof never saw fail: NumStage + 1 is reached at step 26
-  // with header-only jobs and m_axis stalled while two are finished.)
+  // Staging order: a packet's beats are the frame of the oldest described message not sent, and
+  // only once it is finished (a later message finished first waits behind it). Described and not
+  // sent: at most one per stage, plus one frame whose rows were all read (its stage is then free
+  // again and may hold a new message) but not all sent.
   always_comb if (rst_ni) begin
-    assert (32'(cq_n_q) <= NumStage + 1);
-    if (ob_q != '0) assert (cq_n_q != '0);
+    assert (32'(sq_n_q) <= NumStage + 1);
+    if (ob_q != '0) assert (sq_n_q != '0 && sq_fin_q[0]);
     if (m_axis_tvalid) begin
-      assert (cq_n_q != '0);
+      assert (sq_n_q != '0 && sq_fin_q[0]);
       assert (m_axis_tlast == (ob_q == nb - BW'(1)));
       assert (m_axis_tkeep == (m_axis_tlast ? keep_last : '1));
     end
+    assert (sent_valid_o == (axis_fire && m_axis_tlast));
+    if (sent_valid_o) assert (sent_meta_o == sq_meta_q[0]);
   end
 
   // ---- Induction invariants: the shadows tied to the sealer's state (k-induction).
   // Where each non-free stage is: receiving its payload (in_stage), staged in the ready queue,
-  // in the descriptor read or register (dstage), with the pool (pl_busy), its tag being written
-  // after the pool finished it (tag_stage, its ciphertext complete), in the completion queue, or
-  // being read out (o_stage). Exactly one place per non-free stage, none for a free one.
+  // in the descriptor read or register (dstage), in the send queue from its descriptor until its
+  // frame starts (with the pool, its tag being written, or finished and waiting for its turn),
+  // or being read out (o_stage). Exactly one place per non-free stage, none for a free one.
   localparam int unsigned N       = NumStage;
   localparam int unsigned PayRows = (MaxLen + Bytes - 1) / Bytes;
 
@@ -459,24 +502,28 @@ module onerma_seal_props #(
   assign i_ord_keep  = onerma_seal.ord_keep_q;
 
   // The five FIFOs: occupancy, pointers, entries (oldest first).
-  logic [31:0]            rq_n, iq_n, cq2_n, fq_n, oq_n;
-  logic [N-1:0][StW-1:0]  rq_e, iq_e, dn_e;
+  logic [31:0]            rq_n, iq_n, sd_n, fq_n, oq_n;
+  logic [N-1:0][StW-1:0]  rq_e, iq_e, sd_e;
   logic [1:0]             oq_last;
   logic [1:0][Bytes-1:0]  oq_keep;
+  logic [1:0][MetaWidth-1:0] oq_meta;
+  logic [N-1:0][MetaWidth-1:0] i_meta;
   always_comb begin
     rq_n  = 32'(onerma_seal.u_rdy_q.count_q);
     iq_n  = 32'(onerma_seal.u_iss_q.count_q);
-    cq2_n = 32'(onerma_seal.u_done_q.count_q);
+    sd_n  = 32'(onerma_seal.u_send_q.count_q);
     fq_n  = 32'(onerma_seal.u_fetch_q.count_q);
     oq_n  = 32'(onerma_seal.u_out_q.count_q);
     for (int unsigned i = 0; i < N; i++) begin
       rq_e[i] = onerma_seal.u_rdy_q.mem_q[(32'(onerma_seal.u_rdy_q.rptr_q) + i) % N];
       iq_e[i] = onerma_seal.u_iss_q.mem_q[(32'(onerma_seal.u_iss_q.rptr_q) + i) % N];
-      dn_e[i] = onerma_seal.u_done_q.mem_q[(32'(onerma_seal.u_done_q.rptr_q) + i) % N];
+      sd_e[i] = onerma_seal.u_send_q.mem_q[(32'(onerma_seal.u_send_q.rptr_q) + i) % N];
+      i_meta[i] = onerma_seal.meta_q[i];
     end
     for (int unsigned i = 0; i < 2; i++) begin
       oq_last[i] = onerma_seal.u_out_q.mem_q[(32'(onerma_seal.u_out_q.rptr_q) + i) % 2].last;
       oq_keep[i] = onerma_seal.u_out_q.mem_q[(32'(onerma_seal.u_out_q.rptr_q) + i) % 2].keep;
+      oq_meta[i] = onerma_seal.u_out_q.mem_q[(32'(onerma_seal.u_out_q.rptr_q) + i) % 2].meta;
     end
   end
 
@@ -485,8 +532,8 @@ module onerma_seal_props #(
             32'(onerma_seal.u_rdy_q.wptr_q) == (32'(onerma_seal.u_rdy_q.rptr_q) + rq_n) % N);
     assert (iq_n <= N && 32'(onerma_seal.u_iss_q.rptr_q) < N &&
             32'(onerma_seal.u_iss_q.wptr_q) == (32'(onerma_seal.u_iss_q.rptr_q) + iq_n) % N);
-    assert (cq2_n <= N && 32'(onerma_seal.u_done_q.rptr_q) < N &&
-            32'(onerma_seal.u_done_q.wptr_q) == (32'(onerma_seal.u_done_q.rptr_q) + cq2_n) % N);
+    assert (sd_n <= N && 32'(onerma_seal.u_send_q.rptr_q) < N &&
+            32'(onerma_seal.u_send_q.wptr_q) == (32'(onerma_seal.u_send_q.rptr_q) + sd_n) % N);
     assert (fq_n <= 2 &&
             32'(onerma_seal.u_fetch_q.wptr_q) == (32'(onerma_seal.u_fetch_q.rptr_q) + fq_n) % 2);
     assert (oq_n <= 2 &&
@@ -497,13 +544,19 @@ module onerma_seal_props #(
   logic [N-1:0][31:0] st_n;   // places holding each stage
   logic               st_tagw;  // the tag being written completes its message
   assign st_tagw = i_tag_busy && !pl_busy_q[i_tag_stage];
+  logic [N-1:0]       st_ord;   // in the send queue
   always_comb begin
-    for (int unsigned s = 0; s < N; s++) st_n[s] = 32'(pl_busy_q[s]);
+    st_n   = '0;
+    st_ord = '0;
     if (i_in_busy) st_n[i_in_stage] += 1;
     for (int unsigned i = 0; i < N; i++) if (i < rq_n) st_n[rq_e[i]] += 1;
     if (i_dcap || i_dvalid) st_n[i_dstage] += 1;
-    if (st_tagw) st_n[i_tag_stage] += 1;
-    for (int unsigned i = 0; i < N; i++) if (i < cq2_n) st_n[dn_e[i]] += 1;
+    for (int unsigned i = 0; i < N; i++) begin
+      if (i < sd_n) begin
+        st_n[sd_e[i]] += 1;
+        st_ord[sd_e[i]] = 1'b1;
+      end
+    end
     if (i_o_active) st_n[i_o_stage] += 1;
   end
 
@@ -514,7 +567,9 @@ module onerma_seal_props #(
     if (i_in_busy) st_pre[i_in_stage] = 1'b1;
     for (int unsigned i = 0; i < N; i++) if (i < rq_n) st_pre[rq_e[i]] = 1'b1;
     if (i_dcap || i_dvalid) st_pre[i_dstage] = 1'b1;
-    for (int unsigned i = 0; i < N; i++) if (i < cq2_n) st_post[dn_e[i]] = 1'b1;
+    for (int unsigned s = 0; s < N; s++) begin
+      if (st_ord[s] && !pl_busy_q[s] && !(st_tagw && i_tag_stage == StW'(s))) st_post[s] = 1'b1;
+    end
     if (i_o_active) st_post[i_o_stage] = 1'b1;
   end
 
@@ -526,6 +581,7 @@ module onerma_seal_props #(
         assert (i_wcnt[s] == 0 && !i_tag_done[s] && i_dout_done[s] == (i_len[s] == 0));
       end
       if (pl_busy_q[s]) begin
+        assert (st_ord[s]);
         assert (32'(pl_len_q[s]) == i_len[s]);
         assert (i_wcnt[s] + 32'(pl_left_q[s]) == (i_len[s] + 16 * Lanes - 1) / (16 * Lanes));
         assert (i_dout_done[s] == (pl_left_q[s] == '0));
@@ -535,6 +591,7 @@ module onerma_seal_props #(
       if (st_post[s]) assert (i_dout_done[s] && i_tag_done[s]);
     end
     if (i_tag_busy) begin
+      assert (st_ord[i_tag_stage]);
       assert (!i_tag_done[i_tag_stage]);
       if (st_tagw) assert (i_dout_done[i_tag_stage]);
     end
@@ -555,11 +612,16 @@ module onerma_seal_props #(
   assign a0 = 32'(i_dcap || i_dvalid);
   always_comb if (rst_ni) begin
     assert (32'(acc_n_q) == a0 + rq_n + 32'(i_in_busy));
-    if (a0 != 0) assert (32'(acc_len_q[0]) == i_len[i_dstage]);
+    if (a0 != 0) assert (32'(acc_len_q[0]) == i_len[i_dstage] && acc_meta_q[0] == i_meta[i_dstage]);
     for (int unsigned i = 0; i < N; i++) begin
-      if (i < rq_n) assert (32'(acc_len_q[a0 + i]) == i_len[rq_e[i]]);
+      if (i < rq_n) begin
+        assert (32'(acc_len_q[a0 + i]) == i_len[rq_e[i]] && acc_meta_q[a0 + i] == i_meta[rq_e[i]]);
+      end
     end
-    if (i_in_busy) assert (32'(acc_len_q[a0 + rq_n]) == i_len[i_in_stage]);
+    if (i_in_busy) begin
+      assert (32'(acc_len_q[a0 + rq_n]) == i_len[i_in_stage]);
+      assert (acc_meta_q[a0 + rq_n] == i_meta[i_in_stage] && i_in_meta == i_meta[i_in_stage]);
+    end
     for (int unsigned i = 0; i <= N; i++) begin
       if (i < 32'(acc_n_q)) assert (acc_staged_q[i] == !(i_in_busy && i == 32'(acc_n_q) - 1));
     end
@@ -606,44 +668,48 @@ module onerma_seal_props #(
   end
 
   // Output: the rows in flight (FIFO, then the read register), at most one frame read whole but
-  // not sent, the frame being read, the completion queue, the message whose tag is being written.
+  // not sent, the frame being read, the send queue: the described messages not sent, in order.
   logic [31:0] onf, ok1, oa;
   assign onf = oq_n + 32'(i_ord_valid);
   assign ok1 = i_o_active ? 32'(onf > i_o_beat) : 32'(onf != 0);
   assign oa  = ok1 + 32'(i_o_active);
   always_comb if (rst_ni) begin
     assert (onf <= 2);
-    assert (32'(cq_n_q) == oa + cq2_n + 32'(st_tagw));
+    assert (32'(sq_n_q) == oa + sd_n);
+    if (ok1 != 0) assert (sq_fin_q[0]);
     if (ok1 != 0) assert (32'(ob_q) == 32'(nb) - (onf - (i_o_active ? i_o_beat : 0)));
     else assert (32'(ob_q) == (i_o_active ? i_o_beat - onf : 0));
     if (i_o_active) begin
-      assert (32'(cq_len_q[ok1]) == i_o_len && i_o_len == i_len[i_o_stage]);
+      assert (32'(sq_len_q[ok1]) == i_o_len && i_o_len == i_len[i_o_stage]);
+      assert (sq_fin_q[ok1] && sq_stage_q[ok1] == i_o_stage && sq_meta_q[ok1] == i_meta[i_o_stage]);
       assert (i_o_n == obeats(i_o_len) && i_o_beat < i_o_n);
     end
     for (int unsigned i = 0; i < N; i++) begin
-      if (i < cq2_n) assert (32'(cq_len_q[oa + i]) == i_len[dn_e[i]]);
+      if (i < sd_n) begin
+        assert (32'(sq_len_q[oa + i]) == i_len[sd_e[i]]);
+        assert (sq_meta_q[oa + i] == i_meta[sd_e[i]] && sq_stage_q[oa + i] == sd_e[i]);
+        assert (sq_fin_q[oa + i] == !pl_busy_q[sd_e[i]]);
+      end
     end
-    if (st_tagw) assert (32'(cq_len_q[oa + cq2_n]) == i_len[i_tag_stage]);
+    // A row in flight carries its frame's meta: the oldest frame's up to its last row, then the
+    // next one's.
     for (int unsigned i = 0; i < 2; i++) begin
       if (i < oq_n) begin
         assert (oq_last[i] == (32'(ob_q) + i == 32'(nb) - 1));
         assert (oq_keep[i] == (oq_last[i] ? keep_last : '1));
+        assert (oq_meta[i] == sq_meta_q[32'(ob_q) + i >= 32'(nb)]);
       end
     end
     if (i_ord_valid) begin
       assert (i_ord_last == (32'(ob_q) + oq_n == 32'(nb) - 1));
       assert (i_ord_keep == (i_ord_last ? keep_last : '1));
+      assert (onerma_seal.ord_meta_q == sq_meta_q[32'(ob_q) + oq_n >= 32'(nb)]);
     end
   end
 
-  // Staged and not sent: in the shadows of accepted jobs, of the pool and of finished messages.
-  logic [31:0] pl_cnt;
-  always_comb begin
-    pl_cnt = 0;
-    for (int unsigned s = 0; s < N; s++) pl_cnt += 32'(pl_busy_q[s]);
-  end
+  // Staged and not sent: in the shadows of accepted jobs and of described messages.
   always_comb if (rst_ni) begin
-    assert (32'(owe_q) == 32'(acc_n_q) - 32'(i_in_busy) + pl_cnt + 32'(cq_n_q));
+    assert (32'(owe_q) == 32'(acc_n_q) - 32'(i_in_busy) + 32'(sq_n_q));
     // The counter and its shadow.
     assert (sh_count_q != '0 && any_q == (sh_count_q != (CountW + 1)'(1)));
     if (any_q) assert (32'(last_cnt_q) == 32'(sh_count_q) - 1 && last_cnt_q[47:32] == '0);
@@ -678,11 +744,13 @@ module onerma_seal_props #(
 
   // ---- Reachability.
   always_comb if (rst_ni) begin
-    cover (axis_fire && m_axis_tlast && 32'(cq_len_q[0]) == MaxLen);
-    cover (axis_fire && m_axis_tlast && cq_len_q[0] == LW'(3));
+    cover (axis_fire && m_axis_tlast && 32'(sq_len_q[0]) == MaxLen);
+    cover (axis_fire && m_axis_tlast && sq_len_q[0] == LW'(3));
     cover (exhausted_o);
     cover (fin_d && fin_r);
-    cover (cq_n_q == QW'(2) && m_axis_tvalid);
+    cover (sq_n_q == QW'(2) && sq_fin_q[1] && m_axis_tvalid);
+    // Head-of-line: a later message finished while the oldest is not.
+    cover (sq_n_q == QW'(2) && !sq_fin_q[0] && sq_fin_q[1]);
     cover (drop_o);
     cover (drop_seen_q && axis_fire && m_axis_tlast);
   end

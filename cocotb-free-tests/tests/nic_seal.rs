@@ -18,6 +18,10 @@
 //! its meta, and never otherwise; its counter is spent (the next job gets the next count); every
 //! other job's frame is intact and descriptors follow the acceptance order of the jobs that were
 //! not dropped.
+//!
+//! Frame order: frames leave in staging order (docs/nic.md), the order the jobs were accepted
+//! without the dropped ones, which is this test's submission order; a frame out of that order
+//! fails even if it is otherwise correct.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -518,15 +522,18 @@ impl<D: Dut> Bench<D> {
         self.dut.drive_job(None);
         prop_assert!(self.din.is_empty(), "din beats missing at the end");
         prop_assert_eq!(descs, order.len(), "one descriptor per job not dropped");
-        self.check_frames(jobs, accepted, &frames, &sent_metas)?;
+        self.check_frames(jobs, accepted, &order, &frames, &sent_metas)?;
         Ok(Outcome { frame_ends, drops })
     }
 
-    /// Every frame against the reference, exactly one per accepted job.
+    /// Every frame against the reference, exactly one per accepted job, in staging order: the
+    /// order this test's jobs were accepted, without the dropped ones (`order`, from the job
+    /// handshakes, never from the frames).
     fn check_frames(
         &self,
         jobs: &[Job],
         mut accepted: BTreeMap<u64, usize>,
+        order: &[usize],
         frames: &[Vec<u8>],
         sent_metas: &[u8],
     ) -> Result<(), TestCaseError> {
@@ -542,6 +549,14 @@ impl<D: Dut> Bench<D> {
                     "frame {n}: counter {counter:#x} of no accepted job (or a second frame)"
                 ))
             })?;
+            prop_assert_eq!(
+                order.get(n).copied(),
+                Some(j),
+                "frame {}: job {} out of staging order {:?}",
+                n,
+                j,
+                order
+            );
             let job = &jobs[j];
             prop_assert_eq!(sent_metas[n], job.meta, "frame {}: sent_meta_o", n);
             let len = job.payload.len();

@@ -37,10 +37,13 @@
 ///   (any stage, interleaved) are written back in place, Lanes lanes of a row at once; `res_*` gives the tag, which is written
 ///   right after the ciphertext (byte-exact). Only the low clog2(NumStage) bits of the gcm meta
 ///   are used (the top may put a client id above them).
-/// - Output (AXI4-Stream): one packet per message, frames whole and in completion order (the
-///   order their tag and last ciphertext beat are written, so a short reply does not wait behind
-///   a 1 KB chunk); first byte in `m_axis_tdata[7:0]`; `m_axis_tkeep` all ones except on the last
-///   beat (a contiguous prefix).
+/// - Output (AXI4-Stream): one packet per message, frames whole and in staging order (= acceptance
+///   order = descriptor order = counter order): a message's frame leaves once it is finished (tag
+///   and last ciphertext beat written) and every message staged before it has left, so a short
+///   frame waits behind a 1 KB chunk staged earlier (head-of-line blocking, so that the wire
+///   order is the counter order: observers infer dispatch order from request frames); first byte
+///   in `m_axis_tdata[7:0]`; `m_axis_tkeep` all ones except on the last beat (a contiguous
+///   prefix).
 ///
 /// Storage (RAM, no reset): two copies of the header per stage (512 bits wide: one read by the
 /// din feeder, one by the output), the key per stage, the plaintext (DataWidth rows), the
@@ -416,6 +419,32 @@ module onerma_seal #(
     /* verilator lint_on PINCONNECTEMPTY */
   );
 
+  // The same stages, in the same order, kept until their frame starts: frames leave in this
+  // order (descriptor order = staging order = counter order), so the wire order is the counter
+  // order, which an observer inferring dispatch order from request frames needs. Pushed with the
+  // issued queue rather than at staging: the order is the same and a message can finish only
+  // once described. The head's done flags stay set until its stage is reused.
+  logic           send_valid, send_pop, send_in_ready;
+  logic [StW-1:0] send_stage;
+
+  onerma_fifo #(
+    .Width(StW),
+    .Depth(NumStage)
+  ) u_send_q (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .flush_i    (1'b0),
+    .in_valid_i (desc_fire),
+    .in_ready_o (send_in_ready),
+    .in_data_i  (dstage_q),
+    .out_valid_o(send_valid),
+    .out_ready_i(send_pop),
+    .out_data_o (send_stage),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count_o    ()
+    /* verilator lint_on PINCONNECTEMPTY */
+  );
+
   // ---------------------------------------------------------------------------------------------
   // din: fetch the message's words (header, then payload; a word is `Lanes` beats, so with
   // Lanes = NL a whole header or plaintext row) through a 2-word FIFO. A read is
@@ -536,8 +565,7 @@ module onerma_seal #(
   logic [31:0]          d_rem;          // payload bytes from the dout word's first byte on
   logic [WW-1:0]  d_word, t_word;
   logic [3:0]     t_off;
-  logic           tag_fin, out_push;
-  logic [StW-1:0] out_push_stage;
+  logic           tag_fin;
 
   assign d_stage      = StW'(dout_data_i.meta);
   assign r_stage      = StW'(res_data_i.meta);
@@ -606,11 +634,11 @@ module onerma_seal #(
   // A stage is complete when its tag and its last ciphertext word are written (never both in one
   // cycle: dout waits while the tag is written). A message completed by its tag (the usual order:
   // the engine gives the result after the last dout beat) may start its frame in the same cycle
-  // if nothing else is waiting (`fin_tag`, flops only; below).
+  // if it is the oldest not yet sent (`fin_tag`, flops only; below). One completed by its last
+  // dout word starts a cycle later: a same-cycle start would put the pool's dout valid on the
+  // output's enables.
   logic fin_tag;
-  assign fin_tag        = tag_fin && dout_done_q[tag_stage_q];
-  assign out_push       = fin_tag || (dout_fire && dout_data_i.last && tag_done_q[d_stage]);
-  assign out_push_stage = tag_fin ? tag_stage_q : d_stage;
+  assign fin_tag = tag_fin && dout_done_q[tag_stage_q];
 
   // Output side, declared here for the bookkeeping.
   logic           o_free;
@@ -675,37 +703,13 @@ module onerma_seal #(
     end
   end
 
-  // Completed stages in completion order.
-  logic           done_valid, done_pop, done_in_ready;
-  logic [StW-1:0] done_stage;
-
-  logic done_byp;
-
-  onerma_fifo #(
-    .Width(StW),
-    .Depth(NumStage)
-  ) u_done_q (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .flush_i    (1'b0),
-    .in_valid_i (out_push && !done_byp),
-    .in_ready_o (done_in_ready),
-    .in_data_i  (out_push_stage),
-    .out_valid_o(done_valid),
-    .out_ready_i(done_pop),
-    .out_data_o (done_stage),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .count_o    ()
-    /* verilator lint_on PINCONNECTEMPTY */
-  );
-
   // ---------------------------------------------------------------------------------------------
   // Output: one frame at a time, rows through a 2-entry FIFO (same credit rule as the fetch).
   // Three shortcuts for a frame that finds the output idle, none of them on a path from another
-  // block's valid: the frame of a message just completed by its tag starts in that cycle if the
-  // completion queue is empty (`done_byp`); a frame started while no frame is being read issues
-  // its first (header) row in the start cycle (`o_first`); and a row read while the FIFO is
-  // empty is offered on m_axis from the read registers, entering the FIFO only if not taken.
+  // block's valid: the frame of the oldest message starts in the cycle its tag write completes it
+  // (`fin_tag`); a frame started while no frame is being read issues its first (header) row in
+  // the start cycle (`o_first`); and a row read while the FIFO is empty is offered on m_axis from
+  // the read registers, entering the FIFO only if not taken.
   // ---------------------------------------------------------------------------------------------
   typedef struct packed {
     logic [DataWidth-1:0] row;
@@ -737,17 +741,18 @@ module onerma_seal #(
   logic           s_valid, o_credit, o_first, o_last_act;
   logic [StW-1:0] s_stage, rd_stage;
 
-  // The next frame: the completion queue's head, or a message completed by its tag right now.
-  assign s_valid    = done_valid || fin_tag;
-  assign s_stage    = done_valid ? done_stage : tag_stage_q;
+  // The next frame: the oldest message not yet sent, once complete (or completed by its tag
+  // right now). A later message completed first waits behind it.
+  assign s_stage    = send_stage;
+  assign s_valid    = send_valid && ((dout_done_q[s_stage] && tag_done_q[s_stage]) ||
+                                    (fin_tag && tag_stage_q == s_stage));
   assign o_credit   = (3'(o_count) + 3'(ord_valid_q) - 3'(axis_fire)) < 3'd2;
   // A frame is at least 80 bytes, so at least two rows: its first row is never its last, and
   // o_last needs a frame being read.
   assign o_last_act = o_active_q && o_credit && (o_beat_q == o_n_q - OW'(1));
   assign o_start    = s_valid && (!o_active_q || o_last_act);
   assign o_first    = o_start && !o_active_q;
-  assign done_byp   = fin_tag && !done_valid && o_start;
-  assign done_pop   = o_start && done_valid;
+  assign send_pop    = o_start;
   assign o_issue    = (o_active_q || o_first) && o_credit;
   assign o_last     = o_last_act;
   assign o_free     = o_last;
@@ -839,7 +844,7 @@ module onerma_seal #(
   // construction (stages bound the queues, credits bound the read FIFOs), auth_ok (always 1 when
   // encrypting) and the meta bits above the stage index.
   logic unused;
-  assign unused = ^{rdy_in_ready, iss_in_ready, done_in_ready, f_in_ready, o_in_ready,
+  assign unused = ^{rdy_in_ready, iss_in_ready, send_in_ready, f_in_ready, o_in_ready,
                     f_out.last, res_data_i.auth_ok,
                     dout_data_i.meta, res_data_i.meta};
 
@@ -850,7 +855,7 @@ module onerma_seal #(
     if (rst_ni) begin
       assert (!rdy_push || rdy_in_ready);
       assert (!desc_fire || iss_in_ready);
-      assert (!out_push || done_in_ready);
+      assert (!desc_fire || send_in_ready);
       assert (!rd_valid_q || f_in_ready);
       assert (!ord_valid_q || o_in_ready);
     end
