@@ -257,18 +257,6 @@ macro_rules! nic_ports_impl {
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic::Model, WORDS, SMALL,));
 #[cfg(feature = "nic-bench")]
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic_default::Model, 16, DEFAULT,));
-/// `nic_default` with the GCM path as wide as the datapath (`nic_default_words.json`).
-#[cfg(feature = "nic-words")]
-pub const DEFAULT_WORDS: TopConfig = TopConfig {
-    name: "onerma_nic default, GcmWords 1 (512-bit GCM words)",
-    ..DEFAULT
-};
-#[cfg(feature = "nic-words")]
-with_nic_ports!(nic_ports_impl!(
-    onerma_rtl::nic_default_words::Model,
-    16,
-    DEFAULT_WORDS,
-));
 /// `nic_default` with `n` engines (`nic_default_e1.json`, ...; feature `nic-curve`).
 #[cfg(feature = "nic-curve")]
 const fn default_with(n: u8) -> TopConfig {

@@ -64,7 +64,7 @@ pub fn bench() -> Result<()> {
             "-p",
             "onerma-cli",
             "--features",
-            "nic-bench,crypto-bench,nic-words",
+            "nic-bench,crypto-bench",
             "--",
             "bench",
             "--json",

@@ -112,32 +112,6 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
         "responder_reqs_per_cycle_64b_default",
         crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::Default>,
     ),
-    // The default top with GcmWords 1 (feature `nic-words`: `nic_default_words`).
-    #[cfg(feature = "nic-words")]
-    (
-        "initiator_ops_per_cycle_64b_default_words",
-        crate::nic_bench::ops_per_cycle_64b_on::<crate::nic_bench::DefaultWords>,
-    ),
-    #[cfg(feature = "nic-words")]
-    (
-        "initiator_goodput_frac_4k_default_words",
-        crate::nic_bench::goodput_frac_4k_on::<crate::nic_bench::DefaultWords>,
-    ),
-    #[cfg(feature = "nic-words")]
-    (
-        "cmd_to_wire_cycles_default_words",
-        crate::nic_bench::cmd_to_wire_cycles_on::<crate::nic_bench::DefaultWords>,
-    ),
-    #[cfg(feature = "nic-words")]
-    (
-        "responder_goodput_frac_4k_default_words",
-        crate::nic_bench::responder_goodput_frac_4k_on::<crate::nic_bench::DefaultWords>,
-    ),
-    #[cfg(feature = "nic-words")]
-    (
-        "responder_reqs_per_cycle_64b_default_words",
-        crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::DefaultWords>,
-    ),
     // The engine curve (feature `nic-curve`: three more default-size tops); 4 engines is the
     // `_default` row above.
     #[cfg(feature = "nic-curve")]
