@@ -552,6 +552,8 @@ module onerma_dma_wr_props #(
     cover (f_new_aw && m_axi_awaddr_o[11:OffW] == '1);
     cover (quiesce_o && f_out_q != '0);
     cover (!quiesce_o && past_valid_q);
+    // A request taken in the cycle the previous one ends, while its AW is still held.
+    cover (f_take && f_eng == FEEnd && f_aw_held_q);
   end
 
 endmodule

@@ -211,8 +211,12 @@ module onerma_dma_wr #(
   logic                   aw_load;
   logic                   b_fire;
 
+  // The next request is taken in the cycle the current one ends (its END pushed), not a cycle
+  // later from EIdle: a 64 B READ costs two requests (payload and completion record), so the
+  // idle cycle was a fifth of the initiator's 64 B op rate. An AW still held is no obstacle:
+  // EWait reserves the AW register before the new request's first lookup.
   assign take      = arb_valid && arb_ready;
-  assign arb_ready = eng_q == EIdle;
+  assign arb_ready = (eng_q == EIdle) || (eng_q == EEnd && ev_ready);
 
   // Beats of a new request: ceil((off + len) / Bytes).
   assign req_off     = arb_out.addr[OffW-1:0];
@@ -306,7 +310,7 @@ module onerma_dma_wr #(
         EDiscard: if (left_q == '0 || seg_ready) eng_q <= EEnd;
         EEnd: begin
           if (ev_ready) begin
-            eng_q <= EIdle;
+            eng_q <= take ? EWait : EIdle;
             seq_q <= seq_q + 1'b1;
           end
         end
