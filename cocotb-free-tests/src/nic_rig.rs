@@ -532,18 +532,7 @@ impl<D: NicPorts> Rig<D> {
         ] {
             c.write_rrt(
                 index,
-                RrtEntry {
-                    valid: 1,
-                    perm_remote_read: 0,
-                    perm_remote_write: 0,
-                    perm_remote_rekey: 0,
-                    perm_local_read: 1,
-                    perm_local_write: 1,
-                    owner_pid: CLIENT_PID,
-                    base_addr: base,
-                    size,
-                    key: 0,
-                },
+                onerma_model::shared::local_entry(CLIENT_PID, base, size),
             )
             .map_err(|e| fail(format!("client region: {e}")))?;
         }

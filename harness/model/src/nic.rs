@@ -1088,18 +1088,7 @@ mod admit_tests {
     const PID: u32 = 7;
 
     fn local(base: u64, size: u64) -> RrtEntry {
-        RrtEntry {
-            valid: 1,
-            perm_remote_read: 0,
-            perm_remote_write: 0,
-            perm_remote_rekey: 0,
-            perm_local_read: 1,
-            perm_local_write: 1,
-            owner_pid: PID,
-            base_addr: base,
-            size,
-            key: 0,
-        }
+        crate::shared::local_entry(PID, base, size)
     }
 
     /// A 64-byte READ from slot `slot` into region 4, its record in region 5.

@@ -42,10 +42,10 @@ use crate::wire::{self, COUNT_MAX, HDR_LEN};
 /// Frames a device may send out of counter order and still be legal: protocol.md §3.2 asks
 /// only that counters strictly increase in the order they are *assigned*; a sealer with several
 /// engines may send frames in completion order (a short reply passes a 1 KB chunk), so the wire
-/// order may differ (the RTL sealer sends in staging order, so in counter order, since
-/// 2026-11-27: docs/nic.md). The observer therefore checks that no counter is sent twice, over the last
-/// `COUNTER_WINDOW` frames, and that no frame comes more than that many frames late (a counter
-/// at or below one already forgotten is refused).
+/// order may differ (the RTL sealer sends in staging order, so in counter order: docs/nic.md).
+/// The observer therefore checks that no counter is sent twice, over the last `COUNTER_WINDOW`
+/// frames, and that no frame comes more than that many frames late (a counter at or below one
+/// already forgotten is refused).
 const COUNTER_WINDOW: usize = 4096;
 
 #[derive(Default)]

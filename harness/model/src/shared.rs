@@ -9,6 +9,24 @@ use crate::error::ModelError;
 use crate::host::HostPort;
 use crate::wire::{COUNT_MAX, FRAME_MIN, HDR_LEN};
 
+/// A valid entry for a local buffer of `pid` (command data or completion records): local read and
+/// write, no remote permission, no key.
+#[must_use]
+pub fn local_entry(pid: u32, base: u64, size: u64) -> RrtEntry {
+    RrtEntry {
+        valid: 1,
+        perm_remote_read: 0,
+        perm_remote_write: 0,
+        perm_remote_rekey: 0,
+        perm_local_read: 1,
+        perm_local_write: 1,
+        owner_pid: pid,
+        base_addr: base,
+        size,
+        key: 0,
+    }
+}
+
 /// One RRT row: the driver-written entry and the NIC-maintained generations (§4.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RrtRow {

@@ -348,18 +348,7 @@ impl Runner {
             for (region, size) in [(c.data_region, data_size), (c.cq_region, cq_size)] {
                 nic.write_rrt(
                     region,
-                    RrtEntry {
-                        valid: 1,
-                        perm_remote_read: 0,
-                        perm_remote_write: 0,
-                        perm_remote_rekey: 0,
-                        perm_local_read: 1,
-                        perm_local_write: 1,
-                        owner_pid: c.spec.pid,
-                        base_addr: next_base[n],
-                        size,
-                        key: 0,
-                    },
+                    crate::shared::local_entry(c.spec.pid, next_base[n], size),
                 )?;
                 next_base[n] += size.next_multiple_of(4096);
             }

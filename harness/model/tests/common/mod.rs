@@ -50,18 +50,7 @@ pub fn served_entry(nic: usize, region: u16) -> RrtEntry {
 }
 
 pub fn local_entry(base: u64, size: u64) -> RrtEntry {
-    RrtEntry {
-        valid: 1,
-        perm_remote_read: 0,
-        perm_remote_write: 0,
-        perm_remote_rekey: 0,
-        perm_local_read: 1,
-        perm_local_write: 1,
-        owner_pid: PID,
-        base_addr: base,
-        size,
-        key: 0,
-    }
+    onerma_model::shared::local_entry(PID, base, size)
 }
 
 /// `n` NICs with addresses 0x100 + i; regions 0 and 1 served, 4 = data (64 KB), 5 = CQ (4 KB);
