@@ -207,6 +207,9 @@ pub struct Node<D: NicPorts = Dut> {
     pub mem: AxiMem,
     pub obs: Observer,
     ev: Delayed,
+    /// The observer has ended ([`Node::finish`]): cycles stepped afterwards (a register read)
+    /// are not shown to it, and an output it would have been shown is an error.
+    obs_ended: bool,
     pub cycle: u64,
     pub rng: StdRng,
     /// Frames waiting for the receive port, and the one being driven (bytes, next offset).
@@ -308,6 +311,7 @@ impl<D: NicPorts> Node<D> {
                 evs: HashMap::new(),
                 seq: 0,
             },
+            obs_ended: false,
             cycle: 0,
             rng: StdRng::seed_from_u64(seed ^ 0x6e6f_6465),
             rx_q: VecDeque::new(),
@@ -519,6 +523,7 @@ impl<D: NicPorts> Node<D> {
     /// is an error.
     pub fn finish(&mut self) -> Result<(), RigError> {
         self.feed_observer(self.cycle)?;
+        self.obs_ended = true;
         self.obs
             .finish(self.cycle)
             .map_err(|e| fail(format!("observer at the end: {e}")))
@@ -1040,6 +1045,14 @@ impl<D: NicPorts> Node<D> {
     }
 
     fn feed_observer(&mut self, until: u64) -> Result<(), RigError> {
+        if self.obs_ended {
+            return match self.ev.pop_until(u64::MAX) {
+                Some((c, _)) => Err(fail(format!(
+                    "an observer input at cycle {c} after the observer ended"
+                ))),
+                None => Ok(()),
+            };
+        }
         while let Some((c, e)) = self.ev.pop_until(until) {
             let r = match e {
                 ObsEv::Cmd { slot, bytes, ok } => self.obs.cmd_write(c, slot, 0, &bytes, ok),
