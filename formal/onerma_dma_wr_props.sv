@@ -339,6 +339,11 @@ module onerma_dma_wr_props #(
     assert (f_ax_out == f_out_q && f_ax_done == f_wdone_q);
     assert (f_ax_hs == f_hs_q && f_ax_wbeat == f_wbeat_q && f_ax_rout == '0);
     if (f_wn_q != '0) assert (f_ax_wlen == f_wq[0]);
+    // Its queue of offered bursts: W complete first, then f_wq's, every ID 0.
+    for (int unsigned i = 0; i < MaxOutstanding; i++) begin
+      if (i < 32'(f_out_q)) assert (u_axi.wq_q[i].id == '0);
+      if (i >= 32'(f_wdone_q) && i < 32'(f_out_q)) assert (u_axi.wq_q[i].len == f_wq[i - 32'(f_wdone_q)]);
+    end
   end
 
   // ---- The assertions.
@@ -507,8 +512,6 @@ module onerma_dma_wr_props #(
     // The W path (one burst with W in flight).
     if (MaxOutstanding == 1) begin
       assert (32'(f_wn_q) + 32'(f_new_aw) <= 1);
-      if (onerma_dma_wr.seg_valid) assert (onerma_dma_wr.j_q < onerma_dma_wr.seg.beats);
-      else assert (onerma_dma_wr.j_q == '0);
       assert (f_p_q == 9'(f_wbeat_q) + 9'(f_skid_n));
       if (!f_active) begin
         assert (f_n_issued == '0 && f_skid_n == '0 && f_p_q == '0 && f_wbeat_q == '0);
@@ -532,12 +535,78 @@ module onerma_dma_wr_props #(
       end
       for (int unsigned i = 0; i < SegDepth; i++) begin
         if (i < 32'(onerma_dma_wr.u_seg.count_q)) begin
-          assert (onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].beats != '0);
           if (onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].issue) begin
             assert (onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].beats ==
                     13'(f_L) + 13'd1);
           end
         end
+      end
+    end
+  end
+
+  // ---- W-path invariants for any MaxOutstanding. The bursts offered whose W is not through,
+  // oldest first: f_wq[0 .. f_wn_q - 1], then the one offered for the first time this cycle
+  // (its segment is already queued). The issue segments still in u_seg are the youngest of
+  // them, in order; the W beats owed equal the beats those segments have not pushed plus the
+  // skid's; the skid's WLAST bits follow from its place in the oldest bursts.
+  localparam int unsigned NB = WqDepth + 1;
+  logic [NB-1:0][7:0] f_bl;
+  logic [3:0]         f_nb, f_k;
+  logic [15:0]        f_owed, f_unpushed;
+  logic               f_segs_ok;
+  always_comb begin
+    f_bl = '0;
+    for (int unsigned i = 0; i < WqDepth; i++) begin
+      if (i < 32'(f_wn_q)) f_bl[i] = f_wq[i];
+    end
+    if (f_new_aw && 32'(f_wn_q) < NB) f_bl[f_wn_q] = m_axi_awlen_o;
+    f_nb   = 4'(f_wn_q) + 4'(f_new_aw);
+    f_owed = '0;
+    for (int unsigned i = 0; i < NB; i++) begin
+      if (i < 32'(f_nb)) f_owed = f_owed + 16'(f_bl[i]) + 16'd1;
+    end
+    f_owed     = f_owed - 16'(f_wbeat_q);
+    f_unpushed = '0;
+    f_segs_ok  = 1'b1;
+    f_k        = f_nb - f_n_issued;
+    for (int unsigned i = 0; i < SegDepth; i++) begin
+      if (i < 32'(onerma_dma_wr.u_seg.count_q) &&
+          onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].issue) begin
+        f_unpushed = f_unpushed +
+                     16'(onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].beats);
+        if (32'(f_k) >= NB ||
+            onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].beats !=
+            13'(f_bl[f_k]) + 13'd1) begin
+          f_segs_ok = 1'b0;
+        end
+        f_k = f_k + 1'b1;
+      end
+    end
+    if (f_head_issued != '0) f_unpushed = f_unpushed - 16'(onerma_dma_wr.j_q);
+  end
+
+  always_comb if (rst_ni) begin
+    assert (32'(onerma_dma_wr.out_q) <= MaxOutstanding);
+    assert (f_n_issued <= f_nb);
+    assert (f_segs_ok);
+    assert (f_owed == f_unpushed + 16'(f_skid_n));
+    for (int unsigned i = 0; i < SegDepth; i++) begin
+      if (i < 32'(onerma_dma_wr.u_seg.count_q)) begin
+        assert (onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].beats != '0);
+        assert (32'(onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].beats) <=
+                (MaxLen + Bytes - 1) / Bytes + 1);
+      end
+    end
+    if (onerma_dma_wr.seg_valid) assert (onerma_dma_wr.j_q < onerma_dma_wr.seg.beats);
+    else assert (onerma_dma_wr.j_q == '0);
+    if (f_nb == '0) assert (f_wbeat_q == '0);
+    else assert (f_wbeat_q <= f_bl[0]);
+    if (onerma_dma_wr.u_w.skid_valid_q) assert (onerma_dma_wr.u_w.out_valid_q);
+    if (onerma_dma_wr.u_w.out_valid_q) begin
+      assert (f_nb != '0 && m_axi_wlast_o == (f_wbeat_q == f_bl[0]));
+      if (onerma_dma_wr.u_w.skid_valid_q) begin
+        if (m_axi_wlast_o) assert (f_nb >= 4'd2 && onerma_dma_wr.u_w.skid_bits_q[0] == (f_bl[1] == '0));
+        else assert (onerma_dma_wr.u_w.skid_bits_q[0] == (f_wbeat_q + 8'd1 == f_bl[0]));
       end
     end
   end
@@ -554,6 +623,8 @@ module onerma_dma_wr_props #(
     cover (!quiesce_o && past_valid_q);
     // A request taken in the cycle the previous one ends, while its AW is still held.
     cover (f_take && f_eng == FEEnd && f_aw_held_q);
+    // A request taken in EEnd that goes straight to its lookup (MaxOutstanding > 1 only).
+    if (MaxOutstanding > 1) cover (f_take && f_eng == FEEnd && onerma_dma_wr.take_look);
   end
 
 endmodule

@@ -189,7 +189,7 @@ module onerma_dma_wr #(
   logic [SeqW-1:0]        seq_q;       // request sequence number (ties B errors to requests)
   logic                   look_commit_q; // a commit in the lookup handshake cycle
 
-  logic                   take, look_fire, stop, interfered, check_ok;
+  logic                   take, take_look, look_fire, stop, interfered, check_ok;
   logic                   res_ok;      // resources for one more burst
   logic [BW-1:0]          burst_beats;
   logic [BW-1:0]          page_left;
@@ -217,6 +217,14 @@ module onerma_dma_wr #(
   // EWait reserves the AW register before the new request's first lookup.
   assign take      = arb_valid && arb_ready;
   assign arb_ready = (eng_q == EIdle) || (eng_q == EEnd && ev_ready);
+  // A request taken in EEnd goes straight to its lookup when the resources EWait would reserve
+  // are already free in this cycle (the AW register free or leaving, a burst and a segment
+  // slot, and two event slots: this END and the new burst's): 3 cycles per single-burst
+  // request instead of 4. With MaxOutstanding 1 it never fires (the burst just loaded is
+  // outstanding).
+  assign take_look = take && eng_q == EEnd && (!aw_q || aw_fire) &&
+                     out_q < OutW'(MaxOutstanding) && seg_ready &&
+                     32'(ev_count) + 2 <= EvDepth;
 
   // Beats of a new request: ceil((off + len) / Bytes).
   assign req_off     = arb_out.addr[OffW-1:0];
@@ -310,7 +318,7 @@ module onerma_dma_wr #(
         EDiscard: if (left_q == '0 || seg_ready) eng_q <= EEnd;
         EEnd: begin
           if (ev_ready) begin
-            eng_q <= take ? EWait : EIdle;
+            eng_q <= take_look ? ELook : take ? EWait : EIdle;
             seq_q <= seq_q + 1'b1;
           end
         end
@@ -529,7 +537,7 @@ module onerma_dma_wr #(
   end
 
   logic unused_bid;
-  assign unused_bid = ^{m_axi_bid_i, seg_count, ev_count};
+  assign unused_bid = ^{m_axi_bid_i, seg_count};
 
   // ---------------------------------------------------------------------------------------------
   // Outstanding bursts and quiesce (§4.2): at a commit, the bursts outstanding after this edge
