@@ -31,9 +31,7 @@ module onerma_dma_rd_props #(
   parameter int unsigned RrtIdxWidth    = 2,
   parameter int unsigned Bytes          = 16,
   parameter int unsigned ClientWidth    = 1,
-  parameter int unsigned MaxLen         = 48,
-  // Assert the response order (BMC task; k-induction lacks the R path's invariants).
-  parameter bit          CheckRsp       = 1'b1
+  parameter int unsigned MaxLen         = 48
 ) (
   input logic                                   clk_i,
   input logic                                   rst_ni,
@@ -345,9 +343,7 @@ module onerma_dma_rd_props #(
     if (f_b_fire) assert (f_out_q != '0);
     if (quiesce_o) assert (f_drain_q == '0);
     for (int unsigned c = 0; c < NumClients; c++) begin
-      if (CheckRsp && rsp_valid_o[c]) begin
-        assert (f_open_q[c] != '0 && rsp_tag_o[c] == f_tag_out_q[c]);
-      end
+      if (rsp_valid_o[c]) assert (f_open_q[c] != '0 && rsp_tag_o[c] == f_tag_out_q[c]);
     end
   end
 
@@ -415,6 +411,220 @@ module onerma_dma_rd_props #(
             (32'(onerma_dma_rd.u_seg.rptr_q) + 32'(onerma_dma_rd.u_seg.count_q)) % SegDepth);
   end
 
+  // ---- R path, output skid and responses, for any MaxOutstanding.
+  // The AXI checker's read queue is f_rq. The offered bursts whose last R beat has not come,
+  // oldest first, are f_rq[0 .. f_rn_q - 1], then the one in the AR register; the issue segments
+  // in u_seg are theirs, in order, ARLEN + 1 beats each (besides the head's in its flush step,
+  // whose burst is through), and the head has taken the oldest burst's R beats so far. Segments
+  // of one request follow each other (first .. last, the rest maybe still with the engine) with
+  // the request's client beats, offset and flush, and their AXI beats add up to the request's;
+  // e_q (client beats of the request emitted) matches the head's place. The response of every
+  // request not yet answered is, oldest first: in u_rsp, a last beat in the output skid, a last
+  // segment, or still the engine's; per client their tags count up from the next expected.
+  localparam int unsigned StW      = $bits(dma_status_e);
+  localparam int unsigned OTag     = StW;                       // o_t's fields in the skid bits
+  localparam int unsigned OLast    = StW + TagWidth + 1;
+  localparam int unsigned OClient  = OLast + 1 + DataWidth;
+  localparam int unsigned MaxCB    = (MaxLen + Bytes - 1) / Bytes;  // client beats, at most
+  localparam int unsigned MaxAB    = (MaxLen + 2 * Bytes - 2) / Bytes;  // AXI beats, at most
+  localparam int unsigned RspDepth = 2;
+
+  // u_seg's entries by place (0: the head), the fields used here.
+  logic [SegDepth-1:0]                  f_s_in, f_s_first, f_s_last, f_s_issue, f_s_flush;
+  logic [SegDepth-1:0][12:0]            f_s_beats, f_s_cbeats;
+  logic [SegDepth-1:0][OffW-1:0]        f_s_off;
+  logic [SegDepth-1:0][ClientWidth-1:0] f_s_client;
+  logic [SegDepth-1:0][TagWidth-1:0]    f_s_tag;
+  always_comb begin
+    for (int unsigned i = 0; i < SegDepth; i++) begin
+      f_s_in[i]     = i < 32'(onerma_dma_rd.u_seg.count_q);
+      f_s_first[i]  = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].first;
+      f_s_last[i]   = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].last;
+      f_s_issue[i]  = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].issue;
+      f_s_flush[i]  = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].flush;
+      f_s_beats[i]  = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].beats;
+      f_s_cbeats[i] = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].cbeats;
+      f_s_off[i]    = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].off;
+      f_s_client[i] = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].client;
+      f_s_tag[i]    = onerma_dma_rd.u_seg.mem_q[(32'(onerma_dma_rd.u_seg.rptr_q) + i) % SegDepth].tag;
+    end
+  end
+
+  logic [WqDepth-1:0][7:0] f_bl;
+  logic [3:0]  f_nb, f_k;
+  logic        f_iss_ok, f_grp_ok, f_grp_open, f_tags_ok;
+  logic [15:0] f_need;
+  logic [12:0] f_p_cb;
+  logic [OffW-1:0] f_p_off;
+  logic        f_p_fl, f_eng_fl, f_jfirst;
+  logic [NumClients-1:0][CntW-1:0] f_n_rsp;
+  logic [ClientWidth-1:0] f_rc;
+  logic [TagWidth-1:0]    f_rt;
+
+  assign f_eng_fl = onerma_dma_rd.cur_q.addr[OffW-1:0] != '0 &&
+                    onerma_dma_rd.nbeats_q == onerma_dma_rd.cbeats_q;
+  assign f_jfirst = onerma_dma_rd.seg.first && onerma_dma_rd.j_q == '0 && !onerma_dma_rd.fl_q;
+
+  always_comb begin
+    f_bl = '0;
+    for (int unsigned i = 0; i < WqDepth; i++) begin
+      if (i < 32'(f_rn_q)) f_bl[i] = f_rq[i];
+    end
+    if (m_axi_arvalid_o && 32'(f_rn_q) < WqDepth) f_bl[f_rn_q] = m_axi_arlen_o;
+    f_nb = 4'(f_rn_q) + 4'(m_axi_arvalid_o);
+    // Issue segments against the bursts; segments grouped by request.
+    f_iss_ok   = 1'b1;
+    f_grp_ok   = 1'b1;
+    f_grp_open = 1'b0;
+    f_need     = '0;
+    f_p_cb     = '0;
+    f_p_off    = '0;
+    f_p_fl     = 1'b0;
+    f_k        = '0;
+    for (int unsigned i = 0; i < SegDepth; i++) begin
+      if (f_s_in[i]) begin
+        // An issue segment (the head's in its flush step has had its R beats): the next burst.
+        if (f_s_issue[i] && !(i == 0 && onerma_dma_rd.fl_q)) begin
+          if (32'(f_k) >= WqDepth || f_k >= f_nb || f_s_beats[i] != 13'(f_bl[f_k]) + 13'd1) begin
+            f_iss_ok = 1'b0;
+          end
+          f_k = f_k + 1'b1;
+        end
+        // f_need: the AXI beats of the segment's request from the segment's start on.
+        if (f_grp_open) begin
+          // A later segment of the same request.
+          if (f_s_first[i] || f_s_cbeats[i] != f_p_cb || f_s_off[i] != f_p_off ||
+              f_s_flush[i] != f_p_fl) begin
+            f_grp_ok = 1'b0;
+          end
+        end else if (i == 0 && onerma_dma_rd.fl_q) begin
+          // The head in its flush step (its place is asserted below).
+          f_need = 16'(f_s_beats[0]);
+        end else if (i == 0 && !f_jfirst) begin
+          // The head past its request's first beat: from e_q and its AXI beat j_q.
+          f_need = 16'(f_s_cbeats[0]) + 16'(onerma_dma_rd.j_q) - 16'(onerma_dma_rd.e_q) -
+                   16'(f_s_flush[0]);
+        end else begin
+          // A request's first segment: ceil((off + len) / Bytes) AXI beats.
+          if (!f_s_first[i]) f_grp_ok = 1'b0;
+          f_need = 16'(f_s_cbeats[i]) + 16'(f_s_off[i] != '0 && !f_s_flush[i]);
+        end
+        f_p_cb  = f_s_cbeats[i];
+        f_p_off = f_s_off[i];
+        f_p_fl  = f_s_flush[i];
+        if (f_s_last[i]) begin
+          if (f_need != 16'(f_s_beats[i])) f_grp_ok = 1'b0;
+          f_grp_open = 1'b0;
+        end else begin
+          if (f_need <= 16'(f_s_beats[i])) f_grp_ok = 1'b0;
+          f_need     = f_need - 16'(f_s_beats[i]);
+          f_grp_open = 1'b1;
+        end
+      end
+    end
+    // Responses owed, oldest first.
+    f_n_rsp   = '0;
+    f_tags_ok = 1'b1;
+    f_rc      = '0;
+    f_rt      = '0;
+    for (int unsigned i = 0; i < RspDepth; i++) begin
+      if (i < 32'(onerma_dma_rd.u_rsp.count_q)) begin
+        f_rc = onerma_dma_rd.u_rsp.mem_q[(32'(onerma_dma_rd.u_rsp.rptr_q) + i) % RspDepth].client;
+        f_rt = onerma_dma_rd.u_rsp.mem_q[(32'(onerma_dma_rd.u_rsp.rptr_q) + i) % RspDepth].tag;
+        if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
+        f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
+      end
+    end
+    if (onerma_dma_rd.u_o.out_valid_q && onerma_dma_rd.u_o.out_bits_q[OLast]) begin
+      f_rc = onerma_dma_rd.u_o.out_bits_q[OClient +: ClientWidth];
+      f_rt = onerma_dma_rd.u_o.out_bits_q[OTag +: TagWidth];
+      if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
+      f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
+    end
+    if (onerma_dma_rd.u_o.skid_valid_q && onerma_dma_rd.u_o.skid_bits_q[OLast]) begin
+      f_rc = onerma_dma_rd.u_o.skid_bits_q[OClient +: ClientWidth];
+      f_rt = onerma_dma_rd.u_o.skid_bits_q[OTag +: TagWidth];
+      if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
+      f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
+    end
+    for (int unsigned i = 0; i < SegDepth; i++) begin
+      if (f_s_in[i] && f_s_last[i]) begin
+        f_rc = f_s_client[i];
+        f_rt = f_s_tag[i];
+        if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
+        f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
+      end
+    end
+    if (f_eng_on) begin
+      f_rc = onerma_dma_rd.cur_client_q;
+      f_rt = onerma_dma_rd.cur_q.tag;
+      if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
+      f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
+    end
+  end
+
+  always_comb if (rst_ni) begin
+    // The AXI checker's read queue.
+    for (int unsigned i = 0; i < MaxOutstanding; i++) begin
+      if (i < 32'(f_rn_q)) assert (u_axi.rq_q[i].len == f_rq[i] && u_axi.rq_q[i].id == '0);
+    end
+    // The engine's request: its client beats and AXI beats.
+    if (f_eng_on) begin
+      assert (onerma_dma_rd.cbeats_q == 13'((32'(f_len_q) + Bytes - 1) / Bytes));
+      assert (onerma_dma_rd.nbeats_q == f_rem(f_addr_q));
+    end
+    // Segments.
+    for (int unsigned i = 0; i < SegDepth; i++) begin
+      if (f_s_in[i]) begin
+        assert (f_s_beats[i] != '0 && 32'(f_s_beats[i]) <= MaxAB);
+        assert (f_s_cbeats[i] != '0 && 32'(f_s_cbeats[i]) <= MaxCB);
+        if (f_s_flush[i]) assert (f_s_off[i] != '0);
+      end
+    end
+    // Every offered burst without its last R beat has its issue segment; requests' segments.
+    assert (f_iss_ok && 32'(f_k) == 32'(f_nb));
+    assert (f_grp_ok);
+    if (onerma_dma_rd.u_seg.count_q == '0) begin
+      // Every pushed segment of the engine's request has left: e_q is its client beats so far.
+      if (f_eng_on && !onerma_dma_rd.first_q) begin
+        assert (onerma_dma_rd.e_q < onerma_dma_rd.cbeats_q);
+        assert (16'(onerma_dma_rd.cbeats_q) - 16'(onerma_dma_rd.e_q) - 16'(f_eng_fl) ==
+                16'(onerma_dma_rd.left_q));
+      end
+    end else begin
+      // The last queued segment's request goes on in the engine exactly when the engine has
+      // pushed a segment of its request and not its last.
+      assert (f_grp_open == (f_eng_on && !onerma_dma_rd.first_q));
+      if (f_grp_open) begin
+        assert (f_p_cb == onerma_dma_rd.cbeats_q && f_p_off == onerma_dma_rd.cur_q.addr[OffW-1:0] &&
+                f_p_fl == f_eng_fl && f_need == 16'(onerma_dma_rd.left_q));
+      end
+    end
+    // The R path's place; the head takes the oldest burst's R beats.
+    if (onerma_dma_rd.seg_valid) begin
+      assert (onerma_dma_rd.j_q < onerma_dma_rd.seg.beats);
+      if (!f_jfirst) assert (onerma_dma_rd.e_q < onerma_dma_rd.seg.cbeats);
+      if (onerma_dma_rd.fl_q) begin
+        assert (onerma_dma_rd.seg.last && onerma_dma_rd.seg.flush && onerma_dma_rd.j_q == '0);
+        assert (onerma_dma_rd.e_q + 13'd1 == onerma_dma_rd.seg.cbeats);
+      end
+    end else begin
+      assert (onerma_dma_rd.j_q == '0 && !onerma_dma_rd.fl_q);
+    end
+    if (onerma_dma_rd.seg_valid && onerma_dma_rd.seg.issue && !onerma_dma_rd.fl_q) begin
+      assert (8'(onerma_dma_rd.j_q) == f_rbeat_q);
+    end else begin
+      assert (f_rbeat_q == '0);
+    end
+    // The output skid and the responses.
+    if (onerma_dma_rd.u_o.skid_valid_q) assert (onerma_dma_rd.u_o.out_valid_q);
+    assert (f_tags_ok);
+    for (int unsigned c = 0; c < NumClients; c++) begin
+      assert (f_open_q[c] == f_n_rsp[c]);
+      assert (f_tag_in_q[c] == f_tag_out_q[c] + TagWidth'(f_open_q[c]));
+    end
+  end
+
   // ---- Reachability.
   always_comb if (rst_ni) begin
     cover (f_new_ar && f_beats == 13'(MaxBurstBeats));
@@ -430,13 +640,6 @@ module onerma_dma_rd_props #(
 
 endmodule
 
-// The prove task reads with -D DMA_RD_NO_RSP (see CheckRsp).
-`ifdef DMA_RD_NO_RSP
-`define ONERMA_DMA_RD_RSP 1'b0
-`else
-`define ONERMA_DMA_RD_RSP 1'b1
-`endif
-
 bind onerma_dma_rd onerma_dma_rd_props #(
   .NumClients    (NumClients),
   .DataWidth     (DataWidth),
@@ -447,8 +650,7 @@ bind onerma_dma_rd onerma_dma_rd_props #(
   .TagWidth      (TagWidth),
   .RrtIdxWidth   (RrtIdxWidth),
   .Bytes         (Bytes),
-  .ClientWidth   (ClientWidth),
-  .CheckRsp      (`ONERMA_DMA_RD_RSP)
+  .ClientWidth   (ClientWidth)
 ) u_props (.*);
 `endif
 
