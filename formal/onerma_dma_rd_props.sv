@@ -535,17 +535,17 @@ module onerma_dma_rd_props #(
         f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
       end
     end
-    if (onerma_dma_rd.u_o.out_valid_q && onerma_dma_rd.u_o.out_bits_q[OLast]) begin
-      f_rc = onerma_dma_rd.u_o.out_bits_q[OClient +: ClientWidth];
-      f_rt = onerma_dma_rd.u_o.out_bits_q[OTag +: TagWidth];
-      if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
-      f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
-    end
-    if (onerma_dma_rd.u_o.skid_valid_q && onerma_dma_rd.u_o.skid_bits_q[OLast]) begin
-      f_rc = onerma_dma_rd.u_o.skid_bits_q[OClient +: ClientWidth];
-      f_rt = onerma_dma_rd.u_o.skid_bits_q[OTag +: TagWidth];
-      if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
-      f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
+    // The output skid's two registers, older (output) first.
+    for (int unsigned k = 0; k < 2; k++) begin
+      if (k == 0 ? onerma_dma_rd.u_o.out_valid_q && onerma_dma_rd.u_o.out_bits_q[OLast]
+                 : onerma_dma_rd.u_o.skid_valid_q && onerma_dma_rd.u_o.skid_bits_q[OLast]) begin
+        f_rc = k == 0 ? onerma_dma_rd.u_o.out_bits_q[OClient +: ClientWidth]
+                      : onerma_dma_rd.u_o.skid_bits_q[OClient +: ClientWidth];
+        f_rt = k == 0 ? onerma_dma_rd.u_o.out_bits_q[OTag +: TagWidth]
+                      : onerma_dma_rd.u_o.skid_bits_q[OTag +: TagWidth];
+        if (f_rt != f_tag_out_q[f_rc] + TagWidth'(f_n_rsp[f_rc])) f_tags_ok = 1'b0;
+        f_n_rsp[f_rc] = f_n_rsp[f_rc] + 1'b1;
+      end
     end
     for (int unsigned i = 0; i < SegDepth; i++) begin
       if (f_s_in[i] && f_s_last[i]) begin
