@@ -116,6 +116,21 @@ pub const BENCHES: &[(&str, BenchFn)] = &[
     // `_default` row above.
     #[cfg(feature = "nic-curve")]
     (
+        "initiator_ops_per_cycle_64b_default_e1",
+        crate::nic_bench::ops_per_cycle_64b_on::<crate::nic_bench::DefaultE1>,
+    ),
+    #[cfg(feature = "nic-curve")]
+    (
+        "initiator_ops_per_cycle_64b_default_e2",
+        crate::nic_bench::ops_per_cycle_64b_on::<crate::nic_bench::DefaultE2>,
+    ),
+    #[cfg(feature = "nic-curve")]
+    (
+        "initiator_ops_per_cycle_64b_default_e8",
+        crate::nic_bench::ops_per_cycle_64b_on::<crate::nic_bench::DefaultE8>,
+    ),
+    #[cfg(feature = "nic-curve")]
+    (
         "responder_reqs_per_cycle_64b_default_e1",
         crate::nic_bench::responder_reqs_per_cycle_64b_on::<crate::nic_bench::DefaultE1>,
     ),
