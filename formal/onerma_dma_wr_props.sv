@@ -375,9 +375,8 @@ module onerma_dma_wr_props #(
     end
   end
 
-  // ---- Invariants that k-induction needs (design state against the shadows). The W-path
-  // ones are written for MaxOutstanding = 1 (one burst with W beats in flight), the proof's
-  // prove configuration; other configurations run them as plain assertions in BMC and cover.
+  // ---- Invariants that k-induction needs (design state against the shadows); the W path's
+  // follow below.
   localparam int unsigned SegDepth = 4;
   // onerma_dma_wr's engine states (its eng_e encoding).
   localparam logic [2:0] FEIdle = 3'd0, FEWait = 3'd1, FELook = 3'd2, FEAns = 3'd3,
@@ -388,23 +387,12 @@ module onerma_dma_wr_props #(
   logic [ClientWidth-1:0] f_client_q;
   always_ff @(posedge clk_i) if (f_take) f_client_q <= f_take_c;
 
-  // Beats of the burst with W in flight, pushed into the W skid so far.
-  logic [8:0] f_p_q;
-  logic       f_push;
-  assign f_push = onerma_dma_wr.w_in_valid && onerma_dma_wr.w_in_ready;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) f_p_q <= '0;
-    else f_p_q <= (f_w_end ? 9'd0 : f_p_q) + 9'(f_push);
-  end
-
   function automatic logic [12:0] f_rem(input logic [63:0] a);
     return 13'((f_end - {1'b0, a[63:OffW], OffW'(0)} + 65'(Bytes - 1)) >> OffW);
   endfunction
 
   logic        f_eng_on;  // EWait, ELook, EAns or EDiscard: cutting the request
   logic [64:0] f_after;   // the address after the burst offered this cycle
-  logic [7:0]  f_L;       // AWLEN of the burst with W in flight
-  logic        f_active;
   logic [3:0]  f_n_issued, f_head_issued;
   logic [CntW-1:0] f_n_burst;
   logic [NumClients-1:0][CntW-1:0] f_n_end;
@@ -414,8 +402,6 @@ module onerma_dma_wr_props #(
   assign f_eng_on = f_eng inside {FEWait, FELook,
                                                 FEAns, FEDiscard};
   assign f_after  = {f_next_q[64:OffW] + (65 - OffW)'(f_beats), OffW'(0)};
-  assign f_L      = f_new_aw ? m_axi_awlen_o : f_wq[0];
-  assign f_active = f_new_aw || f_wn_q != '0;
   assign f_skid_n = 2'(onerma_dma_wr.u_w.out_valid_q) + 2'(onerma_dma_wr.u_w.skid_valid_q);
 
   always_comb begin
@@ -508,39 +494,6 @@ module onerma_dma_wr_props #(
                                                 32'(f_client_q) == c));
       assert (f_tag_in_q[c] == f_tag_out_q[c] + TagWidth'(f_open_q[c]));
       assert (32'(f_open_q[c]) <= EvDepth + 1);
-    end
-    // The W path (one burst with W in flight).
-    if (MaxOutstanding == 1) begin
-      assert (32'(f_wn_q) + 32'(f_new_aw) <= 1);
-      assert (f_p_q == 9'(f_wbeat_q) + 9'(f_skid_n));
-      if (!f_active) begin
-        assert (f_n_issued == '0 && f_skid_n == '0 && f_p_q == '0 && f_wbeat_q == '0);
-      end else begin
-        assert (f_p_q <= 9'(f_L) + 9'd1);
-        assert (f_wbeat_q <= f_L);
-        if (f_p_q == 9'(f_L) + 9'd1) begin
-          assert (f_n_issued == '0);
-        end else begin
-          assert (f_n_issued == 4'd1);
-          if (f_head_issued != '0) begin
-            assert (9'(onerma_dma_wr.j_q) == f_p_q && onerma_dma_wr.seg.beats == 13'(f_L) + 13'd1);
-          end else begin
-            assert (f_p_q == '0);
-          end
-        end
-        if (onerma_dma_wr.u_w.out_valid_q) assert (m_axi_wlast_o == (f_wbeat_q == f_L));
-        if (onerma_dma_wr.u_w.skid_valid_q) begin
-          assert (onerma_dma_wr.u_w.skid_bits_q[0] == (f_wbeat_q + 8'd1 == f_L));
-        end
-      end
-      for (int unsigned i = 0; i < SegDepth; i++) begin
-        if (i < 32'(onerma_dma_wr.u_seg.count_q)) begin
-          if (onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].issue) begin
-            assert (onerma_dma_wr.u_seg.mem_q[(32'(onerma_dma_wr.u_seg.rptr_q) + i) % SegDepth].beats ==
-                    13'(f_L) + 13'd1);
-          end
-        end
-      end
     end
   end
 

@@ -190,7 +190,7 @@ module onerma_dma_wr #(
   logic                   look_commit_q; // a commit in the lookup handshake cycle
 
   logic                   take, take_look, look_fire, stop, interfered, check_ok;
-  logic                   res_ok;      // resources for one more burst
+  logic                   burst_res, res_ok; // resources for one more burst
   logic [BW-1:0]          burst_beats;
   logic [BW-1:0]          page_left;
   logic [BW-1:0]          req_beats;
@@ -211,20 +211,17 @@ module onerma_dma_wr #(
   logic                   aw_load;
   logic                   b_fire;
 
+  // The resources one more burst needs besides its event slot: the AW register free or
+  // leaving, fewer than MaxOutstanding bursts in flight, a segment slot.
+  assign burst_res = (!aw_q || aw_fire) && out_q < OutW'(MaxOutstanding) && seg_ready;
   // The next request is taken in the cycle the current one ends (its END pushed), not a cycle
-  // later from EIdle: a 64 B READ costs two requests (payload and completion record), so the
-  // idle cycle was a fifth of the initiator's 64 B op rate. An AW still held is no obstacle:
-  // EWait reserves the AW register before the new request's first lookup.
+  // later from EIdle: a 64 B READ costs two requests (payload and completion record). It goes
+  // straight to its lookup when EWait's resources are already free and two event slots are
+  // (this END and the new burst's): 3 cycles per single-burst request. With MaxOutstanding 1
+  // that never happens (the burst just loaded is outstanding) and EWait waits for the AW.
   assign take      = arb_valid && arb_ready;
   assign arb_ready = (eng_q == EIdle) || (eng_q == EEnd && ev_ready);
-  // A request taken in EEnd goes straight to its lookup when the resources EWait would reserve
-  // are already free in this cycle (the AW register free or leaving, a burst and a segment
-  // slot, and two event slots: this END and the new burst's): 3 cycles per single-burst
-  // request instead of 4. With MaxOutstanding 1 it never fires (the burst just loaded is
-  // outstanding).
-  assign take_look = take && eng_q == EEnd && (!aw_q || aw_fire) &&
-                     out_q < OutW'(MaxOutstanding) && seg_ready &&
-                     32'(ev_count) + 2 <= EvDepth;
+  assign take_look = take && eng_q == EEnd && burst_res && 32'(ev_count) + 2 <= EvDepth;
 
   // Beats of a new request: ceil((off + len) / Bytes).
   assign req_off     = arb_out.addr[OffW-1:0];
@@ -261,8 +258,7 @@ module onerma_dma_wr #(
   // An error B seen for this request, recorded (with the request's seq) or in this cycle.
   assign stop        = (st_err && st_seq_q == seq_q) ||
                        (b_fire && b_status != DmaStatusOk && ev.seq == seq_q);
-  assign res_ok      = (!aw_q || aw_fire) && out_q < OutW'(MaxOutstanding) && seg_ready &&
-                       ev_ready;
+  assign res_ok      = burst_res && ev_ready;
 
   always_comb begin
     seg_push = 1'b0;
