@@ -565,14 +565,21 @@ impl<D: NicPorts> Node<D> {
 
     /// Host access errors in the RTL NIC's memory: `ranges` answer SLVERR (or DECERR) to reads
     /// and writes, in the AXI memory model and in the observer's shadow alike. Call before the first step.
+    ///
+    /// An AXI slave answers per beat: a beat fails when any byte of it is in a range, and the
+    /// NIC's DMA engines start a request's first burst at its exact address and end its last
+    /// beat at the bus boundary. So an access `[a, e)` fails iff a range meets `[a, align_up(e))`,
+    /// which for the observer's byte-exact shadow is the range with its start aligned down to
+    /// the bus width (`start' < e` iff `start < align_up(e)`).
     pub fn host_errors(&mut self, ranges: &[(u64, u64, bool)]) {
+        let bus = self.top.bus as u64;
         for &(start, end, slv) in ranges {
             self.mem
                 .add_error(start..end, if slv { Resp::SlvErr } else { Resp::DecErr });
             // The AXI memory answers reads and writes of the range alike.
             for reads in [true, false] {
                 self.obs.error_range(onerma_model::ErrorRange {
-                    start,
+                    start: start - start % bus,
                     end,
                     error: if slv {
                         onerma_model::DmaError::SlvErr
