@@ -7,15 +7,18 @@
 // rely on the unit's order); a tag result only for an index whose job was sent and has not
 // returned; the RRT port holds its entry until the next lookup (onerma_rrt's port contract).
 //
-// Asserted: every table index is in exactly one stage (lookup, derivation, tag check) iff it is
-// in use; the credits equal the indices in use plus the replies queued and never exceed
-// InFlight, so the reply FIFO never overflows; the enqueue and every reply of a tag result
-// carry the request admitted into that index (ghost copies taken at admission, and the K_d
-// returned for it), a reply echoes it with `dst_nic = src_nic`, `prev_counter = counter`, the
-// status of its kind and the reserved key exactly for AUTH_FAIL; at a result that verified and
-// passed the access rules, NACK iff the queue count is at or above `nack_depth` (or the queue
-// cannot take it), else the enqueue (offered only with the queue's ready); one counter pulse
-// per decision; the stream rules of the K_d requests, the tag jobs and the replies.
+// Asserted: every table index is in exactly one stage (lookup, derivation, tag check, outcome
+// recorded) iff it is in use; the credits equal the indices in use plus the replies queued and
+// never exceed InFlight, so the reply FIFO never overflows; decisions come in admission order
+// (the n-th decision is the n-th admitted request, by a ghost sequence number taken at
+// admission), each after its outcome: the early AUTH_FAIL of an invalid or out-of-range
+// region, or the tag result (ghost copy of auth_ok); the enqueue and every reply carry the
+// request admitted into that index (ghost copies taken at admission, and the K_d returned for
+// it), a reply echoes it with `dst_nic = src_nic`, `prev_counter = counter`, the status of its
+// kind and the reserved key exactly for AUTH_FAIL; at a decision for a request that verified
+// and passed the access rules, NACK iff the queue count is at or above `nack_depth` (or the
+// queue cannot take it), else the enqueue (offered only with the queue's ready); one counter
+// pulse per decision; the stream rules of the K_d requests, the tag jobs and the replies.
 `ifdef FORMAL
 module onerma_rsp_req_props #(
   parameter int unsigned NumRegions = 256,
@@ -110,7 +113,10 @@ module onerma_rsp_req_props #(
   end
 
   // ---- Ghosts: the stage of each index; the request and K_d of each.
-  logic [InFlight-1:0] kdp_q, pend_q;
+  localparam int unsigned SeqW = IdxW + 2;
+  logic [InFlight-1:0] kdp_q, pend_q, gh_af_q, gh_ok_q;
+  logic [SeqW-1:0]     gh_seq_q [InFlight];
+  logic [SeqW-1:0]     f_adm_n_q, f_ret_n_q;
   hdr_t                gh_hdr_q [InFlight];
   logic [127:0]        gh_kd_q  [InFlight];
   logic                adm, kd_fire, kdr_fire, job_fire, rep_pop;
@@ -133,8 +139,25 @@ module onerma_rsp_req_props #(
     end
   end
 
+  // Admissions and decisions counted; each admitted row numbered.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_adm_n_q <= '0;
+      f_ret_n_q <= '0;
+    end else begin
+      if (adm) f_adm_n_q <= f_adm_n_q + 1'b1;
+      if (onerma_rsp_req.r_fire) f_ret_n_q <= f_ret_n_q + 1'b1;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
-    if (adm) gh_hdr_q[onerma_rsp_req.free_idx] <= req_hdr_i;
+    if (adm) begin
+      gh_hdr_q[onerma_rsp_req.free_idx] <= req_hdr_i;
+      gh_seq_q[onerma_rsp_req.free_idx] <= f_adm_n_q;
+      gh_af_q[onerma_rsp_req.free_idx]  <= 1'b0;
+    end
+    if (onerma_rsp_req.l_af) gh_af_q[onerma_rsp_req.l_idx_q] <= 1'b1;
+    if (res_valid_i) gh_ok_q[res_meta_i] <= res_auth_ok_i;
     if (kdr_fire) gh_kd_q[kd_res_meta_i] <= kd_res_i;
   end
 
@@ -150,14 +173,45 @@ module onerma_rsp_req_props #(
     for (int i = 0; i < InFlight; i++) used_cnt += OutW'(onerma_rsp_req.used_q[i]);
   end
 
+  // The decision's row (the order FIFO's head) and the rows in admission order.
+  logic [IdxW-1:0] f_dec;
+  logic [OutW-1:0] f_ord_n;
+  assign f_dec   = onerma_rsp_req.ord_idx;
+  assign f_ord_n = OutW'(onerma_rsp_req.u_ord.count_q);
+
   always_comb if (rst_ni) begin
     for (int i = 0; i < InFlight; i++) begin
       automatic logic in_l = onerma_rsp_req.l_valid_q && (32'(onerma_rsp_req.l_idx_q) == i);
-      assert (onerma_rsp_req.used_q[i] == (in_l || kdp_q[i] || pend_q[i]));
-      assert (32'(in_l) + 32'(kdp_q[i]) + 32'(pend_q[i]) <= 1);
-      // Induction: a row in use holds its request; a row in the tag check holds its K_d.
+      automatic logic dn   = onerma_rsp_req.done_q[i];
+      assert (onerma_rsp_req.used_q[i] == (in_l || kdp_q[i] || pend_q[i] || dn));
+      assert (32'(in_l) + 32'(kdp_q[i]) + 32'(pend_q[i]) + 32'(dn) <= 1);
+      // Induction: a row in use holds its request; a row past its derivation holds its K_d;
+      // a recorded outcome is the ghost's; only a row whose derivation was never issued is an
+      // early AUTH_FAIL.
       if (onerma_rsp_req.used_q[i]) assert (onerma_rsp_req.tab_q[i].hdr == gh_hdr_q[i]);
-      if (pend_q[i]) assert (onerma_rsp_req.tab_q[i].kd == gh_kd_q[i]);
+      if (pend_q[i] || (dn && !gh_af_q[i])) assert (onerma_rsp_req.tab_q[i].kd == gh_kd_q[i]);
+      if (onerma_rsp_req.used_q[i]) assert (onerma_rsp_req.af_q[i] == gh_af_q[i]);
+      if (dn && !gh_af_q[i]) assert (onerma_rsp_req.ok_q[i] == gh_ok_q[i]);
+      if (in_l || kdp_q[i] || pend_q[i]) assert (!gh_af_q[i]);
+    end
+    // The order FIFO: exactly the rows in use, oldest first, numbered from the next decision.
+    assert (32'(onerma_rsp_req.u_ord.count_q) <= InFlight);
+    assert (onerma_rsp_req.u_ord.full_q == (32'(onerma_rsp_req.u_ord.count_q) == InFlight));
+    assert (onerma_rsp_req.u_ord.nonempty_q == (onerma_rsp_req.u_ord.count_q != '0));
+    assert (32'(onerma_rsp_req.u_ord.wptr_q) < InFlight);
+    assert (32'(onerma_rsp_req.u_ord.rptr_q) < InFlight);
+    assert ((32'(onerma_rsp_req.u_ord.rptr_q) + 32'(onerma_rsp_req.u_ord.count_q)) % InFlight ==
+            32'(onerma_rsp_req.u_ord.wptr_q));
+    assert (f_ord_n == used_cnt);
+    assert (f_adm_n_q == f_ret_n_q + SeqW'(f_ord_n));
+    for (int k = 0; k < InFlight; k++) begin
+      if (k < 32'(f_ord_n)) begin
+        automatic logic [IdxW-1:0] r =
+          onerma_rsp_req.u_ord.mem_q[(32'(onerma_rsp_req.u_ord.rptr_q) + k) % InFlight];
+        assert (32'(r) < InFlight);
+        assert (onerma_rsp_req.used_q[r]);
+        assert (gh_seq_q[r] == f_ret_n_q + SeqW'(k));
+      end
     end
     assert (32'(onerma_rsp_req.l_idx_q) < InFlight);
     // The reply FIFO's own bookkeeping (for induction).
@@ -175,38 +229,42 @@ module onerma_rsp_req_props #(
     if (job_valid_o) begin
       assert (job_hdr_o == gh_hdr_q[job_meta_o]);
     end
+    // A decision: the oldest admitted request, after its outcome.
+    if (onerma_rsp_req.r_fire) begin
+      assert (32'(f_dec) < InFlight && onerma_rsp_req.used_q[f_dec]);
+      assert (gh_seq_q[f_dec] == f_ret_n_q);
+      assert (onerma_rsp_req.done_q[f_dec]);
+    end
     if (q_valid_o) begin
       assert (q_ready_i);
-      assert (res_valid_i && res_auth_ok_i);
-      assert (q_hdr_o == gh_hdr_q[res_meta_i]);
-      assert (q_kd_o == gh_kd_q[res_meta_i]);
+      assert (onerma_rsp_req.r_fire && !gh_af_q[f_dec] && gh_ok_q[f_dec]);
+      assert (q_hdr_o == gh_hdr_q[f_dec]);
+      assert (q_kd_o == gh_kd_q[f_dec]);
       assert (q_wr_o == (q_hdr_o.op_type != OpTypeRead));
     end
     // NACK exactly at the depth.
-    if (res_valid_i && res_auth_ok_i && onerma_rsp_req.r_s.access_ok) begin
+    if (onerma_rsp_req.r_fire && !gh_af_q[f_dec] && gh_ok_q[f_dec] &&
+        onerma_rsp_req.r_s.access_ok) begin
       assert (nacked_o == ((32'(q_count_i) >= 32'(nack_depth_i)) || !q_ready_i));
       assert (q_valid_o == !nacked_o);
     end
-    // One outcome per decision: a result's, and the lookup's early AUTH_FAIL (a different
-    // request) only in a cycle whose result, if any, is not a reply.
-    assert (32'(onerma_rsp_req.r_auth) + 32'(access_err_o) + 32'(nacked_o) + 32'(q_valid_o)
-            == 32'(res_valid_i));
-    assert (auth_fail_o == (onerma_rsp_req.r_auth || onerma_rsp_req.l_af));
-    if (onerma_rsp_req.l_af) assert (!onerma_rsp_req.r_rep);
-    if (res_valid_i && !res_auth_ok_i) assert (auth_fail_o);
-    // The reply of a result echoes its request.
-    if (res_valid_i && !q_valid_o) begin
-      assert (onerma_rsp_req.rep_push);
-      assert (onerma_rsp_req.rep_in.hdr.dst_nic == gh_hdr_q[res_meta_i].src_nic);
-      assert (onerma_rsp_req.rep_in.hdr.prev_counter == gh_hdr_q[res_meta_i].counter);
-      assert (onerma_rsp_req.rep_in.hdr.pid == gh_hdr_q[res_meta_i].pid);
-      assert (onerma_rsp_req.rep_in.hdr.region == gh_hdr_q[res_meta_i].region);
-      assert (onerma_rsp_req.rep_in.hdr.slot == gh_hdr_q[res_meta_i].slot);
-      assert (onerma_rsp_req.rep_in.hdr.offset == gh_hdr_q[res_meta_i].offset);
-      assert (onerma_rsp_req.rep_in.hdr.length == gh_hdr_q[res_meta_i].length);
-      assert (onerma_rsp_req.rep_in.hdr.op_type == gh_hdr_q[res_meta_i].op_type);
-      assert ((onerma_rsp_req.rep_in.key == '0) == (auth_fail_o || gh_kd_q[res_meta_i] == '0));
-      if (!auth_fail_o) assert (onerma_rsp_req.rep_in.key == gh_kd_q[res_meta_i]);
+    // One outcome per decision, and none without one.
+    assert (32'(auth_fail_o) + 32'(access_err_o) + 32'(nacked_o) + 32'(q_valid_o)
+            == 32'(onerma_rsp_req.r_fire));
+    assert (auth_fail_o == (onerma_rsp_req.r_fire && (gh_af_q[f_dec] || !gh_ok_q[f_dec])));
+    assert (onerma_rsp_req.rep_push == (onerma_rsp_req.r_fire && !q_valid_o));
+    // The reply of a decision echoes its request.
+    if (onerma_rsp_req.r_fire && !q_valid_o) begin
+      assert (onerma_rsp_req.rep_in.hdr.dst_nic == gh_hdr_q[f_dec].src_nic);
+      assert (onerma_rsp_req.rep_in.hdr.prev_counter == gh_hdr_q[f_dec].counter);
+      assert (onerma_rsp_req.rep_in.hdr.pid == gh_hdr_q[f_dec].pid);
+      assert (onerma_rsp_req.rep_in.hdr.region == gh_hdr_q[f_dec].region);
+      assert (onerma_rsp_req.rep_in.hdr.slot == gh_hdr_q[f_dec].slot);
+      assert (onerma_rsp_req.rep_in.hdr.offset == gh_hdr_q[f_dec].offset);
+      assert (onerma_rsp_req.rep_in.hdr.length == gh_hdr_q[f_dec].length);
+      assert (onerma_rsp_req.rep_in.hdr.op_type == gh_hdr_q[f_dec].op_type);
+      if (auth_fail_o) assert (onerma_rsp_req.rep_in.key == '0);
+      else assert (onerma_rsp_req.rep_in.key == gh_kd_q[f_dec]);
       if (auth_fail_o) begin
         assert (onerma_rsp_req.rep_in.hdr.msg_type == MsgTypeAuthFail);
         assert (onerma_rsp_req.rep_in.hdr.status == StatusRemoteAuthenticationFailure);
@@ -220,15 +278,10 @@ module onerma_rsp_req_props #(
         assert (onerma_rsp_req.rep_in.hdr.status == StatusNack);
       end
     end
-    // The early AUTH_FAIL (no valid entry): the reserved key, its request echoed.
-    if (onerma_rsp_req.l_af) begin
-      assert (onerma_rsp_req.rep_in.key == '0);
-      assert (onerma_rsp_req.rep_in.hdr.msg_type == MsgTypeAuthFail);
-      assert (onerma_rsp_req.rep_in.hdr.dst_nic ==
-              gh_hdr_q[onerma_rsp_req.l_idx_q].src_nic);
-      assert (onerma_rsp_req.rep_in.hdr.prev_counter ==
-              gh_hdr_q[onerma_rsp_req.l_idx_q].counter);
-    end
+    // The early AUTH_FAIL: exactly a looked-up request whose region is out of range or whose
+    // entry is not valid (no key to derive).
+    assert (onerma_rsp_req.l_af == (onerma_rsp_req.l_valid_q &&
+            (32'(gh_hdr_q[onerma_rsp_req.l_idx_q].region) >= NumRegions || !rrt_entry_i.valid)));
     // A derivation only for a valid, in-range entry, under its key.
     if (kd_valid_o) begin
       assert (!onerma_rsp_req.l_oor_q && rrt_entry_i.valid);
@@ -247,6 +300,10 @@ module onerma_rsp_req_props #(
     cover (access_err_o);
     cover (res_valid_i && !res_auth_ok_i);
     cover (onerma_rsp_req.l_af);
+    // A tag result for a younger request while an older one is still in its check: its
+    // decision waits.
+    cover (res_valid_i && onerma_rsp_req.ord_valid && f_dec != res_meta_i &&
+           !onerma_rsp_req.done_q[f_dec]);
     cover (32'(onerma_rsp_req.out_q) == InFlight && onerma_rsp_req.rep_count != '0);
   end
 

@@ -9,7 +9,10 @@
 /// credit from admission until it is enqueued or its reply leaves, so the reply FIFO never
 /// overflows and the opener's results are always taken (the GCM sharing contract: a client
 /// never stalls the pool's outputs). Lookups are one at a time; derivations and tag checks
-/// overlap, and results may come back in any order (the table index rides as the job meta).
+/// overlap, and results may come back in any order (the table index rides as the job meta):
+/// a result is recorded in its row, and the decisions (reply or enqueue) are taken in
+/// admission order, one per cycle, so the inbound queue holds requests in arrival order
+/// (protocol §9) however the engines finish.
 module onerma_rsp_req #(
   parameter int unsigned NumRegions = 256,
   parameter int unsigned TimeWidth  = 32,
@@ -112,6 +115,8 @@ module onerma_rsp_req #(
 
   slot_t [InFlight-1:0] tab_q;
   logic  [InFlight-1:0] used_q;
+  // A row's outcome is in (done_q): its early AUTH_FAIL (af_q) or its tag result (ok_q).
+  logic  [InFlight-1:0] done_q, af_q, ok_q;
   logic  [OutW-1:0]     out_q;     // credits taken: admitted, not yet enqueued or replied
 
   // ---------------------------------------------------------------------------------------
@@ -144,7 +149,6 @@ module onerma_rsp_req #(
   op_type_e l_op;
   logic    l_entry_ok, l_perm, l_len_ok, l_bounds_ok, l_af, l_kd_fire;
   logic    kd_in_ready;
-  logic    r_rep;  // a result's reply takes the reply FIFO this cycle
   logic [64:0] l_end;
 
   assign l_s   = tab_q[l_idx_q];
@@ -168,8 +172,8 @@ module onerma_rsp_req #(
   assign l_bounds_ok = (l_end <= {1'b0, rrt_entry_i.size});
   assign l_entry_ok  = !l_oor_q && rrt_entry_i.valid;
 
-  // The early AUTH_FAIL (no key to derive) waits while a result's reply takes the FIFO port.
-  assign l_af      = l_valid_q && !l_entry_ok && !r_rep;
+  // The early AUTH_FAIL (no key to derive) is recorded in the row; its reply is sent in order.
+  assign l_af      = l_valid_q && !l_entry_ok;
   assign l_kd_fire = l_valid_q && l_entry_ok && kd_in_ready;
 
   // ---------------------------------------------------------------------------------------
@@ -199,19 +203,40 @@ module onerma_rsp_req #(
   assign job_meta_o   = kd_out_idx;
 
   // ---------------------------------------------------------------------------------------
-  // The tag result: steps 2-5.
+  // The decision, in admission order: steps 2-5 for the oldest row once its outcome is in.
   // ---------------------------------------------------------------------------------------
-  slot_t r_s;
-  logic  r_fire, r_auth, r_acc, r_nack, r_enq;
+  slot_t           r_s;
+  logic            r_fire, r_af, r_auth, r_acc, r_nack, r_enq, r_rep;
+  logic            ord_valid;
+  logic [IdxW-1:0] ord_idx;
 
+  // Rows in admission order. Every row in use is in it, so it is never full at an admission.
+  /* verilator lint_off PINCONNECTEMPTY */
+  onerma_fifo #(.Depth(InFlight), .T(logic [IdxW-1:0])) u_ord (
+    .clk_i, .rst_ni,
+    .flush_i    (1'b0),
+    .in_valid_i (adm),
+    .in_ready_o (),
+    .in_data_i  (free_idx),
+    .out_valid_o(ord_valid),
+    .out_ready_i(r_fire),
+    .out_data_o (ord_idx),
+    .count_o    ()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  // The opener's results are always taken (the GCM sharing contract) and recorded.
   assign res_ready_o = 1'b1;
-  assign r_fire = res_valid_i;
-  assign r_s    = tab_q[res_meta_i];
-  assign r_auth = r_fire && !res_auth_ok_i;
-  assign r_acc  = r_fire && res_auth_ok_i && !r_s.access_ok;
-  assign r_nack = r_fire && res_auth_ok_i && r_s.access_ok &&
+  // A decision is never held: its reply has a FIFO entry by the credits, and the enqueue is
+  // offered only with the queue's ready (a full queue NACKs).
+  assign r_fire = ord_valid && done_q[ord_idx];
+  assign r_s    = tab_q[ord_idx];
+  assign r_af   = r_fire && (af_q[ord_idx] || !ok_q[ord_idx]);
+  assign r_auth = r_af;
+  assign r_acc  = r_fire && !r_af && !r_s.access_ok;
+  assign r_nack = r_fire && !r_af && r_s.access_ok &&
                   ((32'(q_count_i) >= 32'(nack_depth_i)) || !q_ready_i);
-  assign r_enq  = r_fire && res_auth_ok_i && r_s.access_ok && !r_nack;
+  assign r_enq  = r_fire && !r_af && r_s.access_ok && !r_nack;
   assign r_rep  = r_auth || r_acc || r_nack;
 
   assign q_valid_o   = r_enq;
@@ -233,11 +258,11 @@ module onerma_rsp_req #(
   status_e  rep_status;
   logic     rep_push, rep_in_ready;
 
-  assign rep_push = l_af || r_rep;
-  assign rep_req  = r_rep ? r_s.hdr : l_s.hdr;
+  assign rep_push = r_rep;
+  assign rep_req  = r_s.hdr;
 
   always_comb begin
-    if (l_af || r_auth) begin
+    if (r_auth) begin
       rep_msg    = MsgTypeAuthFail;
       rep_status = StatusRemoteAuthenticationFailure;
     end else if (r_acc) begin
@@ -257,7 +282,7 @@ module onerma_rsp_req #(
     rep_in.hdr.counter      = '0;   // the sealer's
     rep_in.hdr.dst_nic      = rep_req.src_nic;
     rep_in.hdr.prev_counter = rep_req.counter;
-    rep_in.key              = (l_af || r_auth) ? '0 : r_s.kd;
+    rep_in.key              = r_auth ? '0 : r_s.kd;
   end
 
   onerma_fifo #(.Depth(InFlight), .T(rep_t)) u_rep (
@@ -275,7 +300,7 @@ module onerma_rsp_req #(
   assign rep_hdr_o = rep_out.hdr;
   assign rep_key_o = rep_out.key;
 
-  assign auth_fail_o  = l_af || r_auth;
+  assign auth_fail_o  = r_auth;
   assign access_err_o = r_acc;
   assign nacked_o     = r_nack;
 
@@ -302,9 +327,26 @@ module onerma_rsp_req #(
       end else if (l_af || l_kd_fire) begin
         l_valid_q <= 1'b0;
       end
-      if (l_af) used_q[l_idx_q] <= 1'b0;
-      if (r_fire) used_q[res_meta_i] <= 1'b0;
+      if (r_fire) used_q[ord_idx] <= 1'b0;
     end
+  end
+
+  // A row's outcome: set by its early AUTH_FAIL or its tag result, cleared at its decision
+  // (a row is admitted again only after that).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      done_q <= '0;
+    end else begin
+      if (r_fire) done_q[ord_idx] <= 1'b0;
+      if (l_af) done_q[l_idx_q] <= 1'b1;
+      if (res_valid_i) done_q[res_meta_i] <= 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (l_af) af_q[l_idx_q] <= 1'b1;
+    if (adm) af_q[free_idx] <= 1'b0;
+    if (res_valid_i) ok_q[res_meta_i] <= res_auth_ok_i;
   end
 
   always_ff @(posedge clk_i) begin
@@ -329,7 +371,7 @@ module onerma_rsp_req #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       assert (!(rep_push && !rep_in_ready)) else $error("onerma_rsp_req: reply FIFO overflow");
-      assert (!(r_fire && !used_q[res_meta_i]))
+      assert (!(res_valid_i && !used_q[res_meta_i]))
         else $error("onerma_rsp_req: result of a free entry");
     end
   end
