@@ -25,7 +25,7 @@
 ///
 /// Structure, one stage per module, wired here:
 ///   desc -> onerma_gcm_desc -> onerma_gcm_issuer -> onerma_aes_core -> onerma_gcm_sort, which
-///           splits the AES results: H         -> onerma_ghash_powers -> power FIFO -> onerma_ghash
+///           splits the AES results: H         -> onerma_ghash_powers -> onerma_ghash
 ///                                   mask      -> onerma_gcm_tag
 ///                                   keystream -> onerma_gcm_data
 ///   issuer start: info FIFO -> onerma_gcm_data; expected-tag skid + FIFO -> onerma_gcm_tag
@@ -228,9 +228,10 @@ module onerma_gcm_engine #(
     .ks_o        (ks_data)
   );
 
-  // ---- H powers for GHASH, one table per message, computed ahead.
-  logic                 pw_valid, pw_ready, pow_valid, pow_ready;
-  logic [Lanes*128-1:0] pw_data, pow_data;
+  // ---- H powers for GHASH, one table per message, computed ahead (the unit holds the table in
+  // use and the next one, so it needs no FIFO behind it).
+  logic                 pow_valid, pow_ready;
+  logic [Lanes*128-1:0] pow_data;
 
   onerma_ghash_powers #(
     .NumStages(NumStages),
@@ -241,30 +242,14 @@ module onerma_gcm_engine #(
     .h_valid_i  (h_valid),
     .h_ready_o  (h_ready),
     .h_i        (h_data),
-    .pow_valid_o(pw_valid),
-    .pow_ready_i(pw_ready),
-    .pow_o      (pw_data)
-  );
-
-  // The FIFO occupancy counts are not needed: the FIFOs' own ready signals are enough.
-  /* verilator lint_off PINCONNECTEMPTY */
-  onerma_fifo #(
-    .Width(Lanes*128),
-    .Depth(1)
-  ) u_pow_fifo (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .flush_i    (1'b0),
-    .in_valid_i (pw_valid),
-    .in_ready_o (pw_ready),
-    .in_data_i  (pw_data),
-    .out_valid_o(pow_valid),
-    .out_ready_i(pow_ready),
-    .out_data_o (pow_data),
-    .count_o    ()
+    .pow_valid_o(pow_valid),
+    .pow_ready_i(pow_ready),
+    .pow_o      (pow_data)
   );
 
   // ---- Per-message bookkeeping, written as the issuer starts a message.
+  // The FIFO occupancy counts are not needed: the FIFOs' own ready signals are enough.
+  /* verilator lint_off PINCONNECTEMPTY */
   logic  info_valid, info_ready, exp_valid, exp_ready, exp_w_valid, exp_w_ready;
   info_t info;
   exp_t  exp_w, exp_r;

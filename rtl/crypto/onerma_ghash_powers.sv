@@ -1,18 +1,28 @@
 `default_nettype none
 
 /// Computes the per-message power table H^1..H^Lanes that onerma_ghash needs for its aggregated
-/// lanes.
+/// lanes, one table per message, pipelined so that a new table can start every NumStages + 3
+/// cycles (the initiation interval of one iterative GF(2^128) multiplier).
 ///
-/// An even power is the square of one already in the table (H^k = (H^(k/2))^2; squaring in
-/// GF(2^128) is linear, a fixed XOR network per even k, one cycle), an odd power is H^(k-1) * H
-/// from an iterative multiplier of its own (NumStages digits, NumStages + 3 cycles per product),
-/// each as soon as its operands are in the table. Lanes = 5 (the pipelined GHASH): H^2 and H^4 by
-/// squaring in the first two cycles, H^3 = H^2 * H and H^5 = H^4 * H from two multipliers: the
-/// table is offered NumStages + 7 cycles after the cycle H is taken. On short messages (fewer
-/// GHASH blocks than that) the table is the limit.
-/// The table register is also the output register; the engine puts a FIFO behind it so the next
-/// message's table is computed while the current one is in use. With Lanes = 1 the unit is a
-/// plain register.
+/// Lanes = 5 (the pipelined GHASH): H^2 and H^4 are squares (squaring in GF(2^128) is linear, a
+/// fixed XOR network), H^3 = H^2 * H and H^5 = H^4 * H come from two iterative multipliers
+/// started in the same cycle. Three places hold a message's values:
+///   stage A  {H}                 taken from h_i;
+///   stage B  {H, H^2, H^4}       squared from stage A in one edge; launches both products;
+///   products the multipliers' own output and side-band registers hold {H, H^2, H^3} and
+///            {H^4, H^5} from their done cycle until the table moves on (the iterative
+///            multiplier keeps z and side until its next product, so they are the table's
+///            second slot and cost no register here);
+///   table    pow_o, the table in use by onerma_ghash until it pops it (last block of the
+///            message).
+/// A product is launched only when the multipliers' previous results have moved (or move in
+/// the same cycle) to the table register, so a result is never overwritten before it is used.
+/// The table register loads in the cycle the current table is popped (pop-and-push), so
+/// back-to-back short messages see no bubble: a message of G GHASH blocks costs max(G,
+/// NumStages + 3) cycles of the power unit (7 with NumStages 4). Latency from the cycle H is
+/// taken to the table being offered: 2 + NumStages + 3 + 1 cycles when idle.
+/// Lanes = 1 (iterative GHASH): the table is H, one register with the same pop-and-push.
+/// Other values of Lanes are refused at elaboration (onerma_gf128_pkg::PipeLatency is 5).
 module onerma_ghash_powers #(
   parameter int unsigned NumStages = 4,
   parameter int unsigned Lanes     = 5
@@ -27,123 +37,138 @@ module onerma_ghash_powers #(
   output logic [Lanes*128-1:0] pow_o
 );
 
-  logic [127:0] pow_q [Lanes];
-  logic         busy_q, out_valid_q;
-  logic         accept;
+  logic                 tab_valid_q;
+  logic [Lanes*128-1:0] tab_q;
+  logic                 pop;
 
-  assign h_ready_o   = !busy_q && !out_valid_q;
-  assign accept      = h_valid_i && h_ready_o;
-  assign pow_valid_o = out_valid_q;
-
-  for (genvar k = 0; k < Lanes; k++) begin : g_out
-    assign pow_o[128*k +: 128] = pow_q[k];
-  end
+  assign pow_valid_o = tab_valid_q;
+  assign pow_o       = tab_q;
+  assign pop         = tab_valid_q && pow_ready_i;
 
   if (Lanes == 1) begin : g_one
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        out_valid_q <= 1'b0;
-      end else if (accept) begin
-        out_valid_q <= 1'b1;
-      end else if (pow_ready_i) begin
-        out_valid_q <= 1'b0;
-      end
-    end
-    assign busy_q = 1'b0;
-    always_ff @(posedge clk_i) begin
-      if (accept) begin
-        pow_q[0] <= h_i;
-      end
-    end
-  end else begin : g_multi
-    // have_q[k-1]: H^k is in the table. An even power is written as soon as its root is there
-    // (each even k has its own squarer), an odd one is H^(k-1) * H from a multiplier of its own,
-    // started as soon as H^(k-1) is there. Every operand is a fixed table entry, so no selection
-    // logic sits in front of a multiplier (one shared multiplier with an operand mux placed at
-    // 62 MHz). The table is offered in the cycle after the last power is written.
-    logic [Lanes-1:0] have_q, have_set, have_next;
-    logic [Lanes-1:0] sq_go, mul_done;
-    logic [127:0]     new_val [Lanes];
-
-    for (genvar k = 1; k <= Lanes; k++) begin : g_pow
-      if (k == 1) begin : g_h
-        assign sq_go[0]    = 1'b0;
-        assign mul_done[0] = 1'b0;
-        assign new_val[0]  = '0;
-      end else if (k % 2 == 0) begin : g_even
-        assign sq_go[k-1]    = busy_q && !have_q[k-1] && have_q[k/2-1];
-        assign mul_done[k-1] = 1'b0;
-        assign new_val[k-1]  = onerma_gf128_pkg::square(pow_q[k/2-1]);
-      end else begin : g_odd
-        logic started_q, start;
-        assign start      = busy_q && have_q[k-2] && !started_q;
-        assign sq_go[k-1] = 1'b0;
-
-        always_ff @(posedge clk_i or negedge rst_ni) begin
-          if (!rst_ni) begin
-            started_q <= 1'b0;
-          end else if (accept) begin
-            started_q <= 1'b0;
-          end else if (start) begin
-            started_q <= 1'b1;
-          end
-        end
-
-        // Started once per message, and only after the previous message's table was complete,
-        // so the multiplier is always idle when start rises: its ready and side band are unused.
-        /* verilator lint_off PINCONNECTEMPTY */
-        onerma_gf128_mul #(
-          .Pipelined(1'b0),
-          .NumStages(NumStages),
-          .side_t   (logic)
-        ) u_mul (
-          .clk_i      (clk_i),
-          .rst_ni     (rst_ni),
-          .in_valid_i (start),
-          .in_ready_o (),
-          .in_x_i     (pow_q[k-2]),
-          .in_y_i     (pow_q[0]),
-          .in_side_i  (1'b0),
-          .out_valid_o(mul_done[k-1]),
-          .out_z_o    (new_val[k-1]),
-          .out_side_o ()
-        );
-        /* verilator lint_on PINCONNECTEMPTY */
-      end
-    end
-
-    assign have_set  = sq_go | mul_done;
-    assign have_next = have_q | have_set;
+    logic accept;
+    assign h_ready_o = !tab_valid_q || pow_ready_i;
+    assign accept    = h_valid_i && h_ready_o;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        busy_q      <= 1'b0;
-        out_valid_q <= 1'b0;
-        have_q      <= '0;
+        tab_valid_q <= 1'b0;
       end else if (accept) begin
-        busy_q <= 1'b1;
-        have_q <= Lanes'(1);
-      end else if (busy_q) begin
-        have_q <= have_next;
-        if (&have_next) begin
-          busy_q      <= 1'b0;
-          out_valid_q <= 1'b1;
-        end
-      end else if (out_valid_q && pow_ready_i) begin
-        out_valid_q <= 1'b0;
+        tab_valid_q <= 1'b1;
+      end else if (pop) begin
+        tab_valid_q <= 1'b0;
       end
     end
 
     always_ff @(posedge clk_i) begin
       if (accept) begin
-        pow_q[0] <= h_i;
+        tab_q <= h_i;
       end
-      for (int k = 2; k <= Lanes; k++) begin
-        if (have_set[k-1]) begin
-          pow_q[k-1] <= new_val[k-1];
+    end
+  end else if (Lanes == 5) begin : g_five
+    typedef struct packed {
+      logic [127:0] h;
+      logic [127:0] h2;
+    } side3_t;
+
+    logic         a_valid_q, b_valid_q, held_q;
+    logic [127:0] a_h_q, b_h_q, b_h2_q, b_h4_q, sq_h, z3, z5, h4_out;
+    side3_t       side3_out;
+    logic         a_to_b, launch, mul_ready, done3, done5, avail, move;
+
+    // The two products start together and take the same number of cycles, so they finish
+    // together: done3 stands for both (done5 is unused), and both readies gate a launch.
+    logic   ready3, ready5;
+    side3_t side3_in;
+    assign mul_ready = ready3 && ready5;
+
+    assign avail     = done3 || held_q;
+    assign move      = avail && (!tab_valid_q || pow_ready_i);
+    assign launch    = b_valid_q && mul_ready && (!avail || move);
+    assign a_to_b    = a_valid_q && (!b_valid_q || launch);
+    assign h_ready_o = !a_valid_q || a_to_b;
+
+    assign sq_h     = onerma_gf128_pkg::square(a_h_q);
+    assign side3_in = '{h: b_h_q, h2: b_h2_q};
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        a_valid_q   <= 1'b0;
+        b_valid_q   <= 1'b0;
+        held_q      <= 1'b0;
+        tab_valid_q <= 1'b0;
+      end else begin
+        if (h_valid_i && h_ready_o) begin
+          a_valid_q <= 1'b1;
+        end else if (a_to_b) begin
+          a_valid_q <= 1'b0;
+        end
+        if (a_to_b) begin
+          b_valid_q <= 1'b1;
+        end else if (launch) begin
+          b_valid_q <= 1'b0;
+        end
+        held_q <= avail && !move;
+        if (move) begin
+          tab_valid_q <= 1'b1;
+        end else if (pop) begin
+          tab_valid_q <= 1'b0;
         end
       end
     end
+
+    always_ff @(posedge clk_i) begin
+      if (h_valid_i && h_ready_o) begin
+        a_h_q <= h_i;
+      end
+      if (a_to_b) begin
+        b_h_q  <= a_h_q;
+        b_h2_q <= sq_h;
+        b_h4_q <= onerma_gf128_pkg::square(sq_h);
+      end
+      if (move) begin
+        tab_q <= {z5, h4_out, z3, side3_out.h2, side3_out.h};
+      end
+    end
+
+    onerma_gf128_mul #(
+      .Pipelined(1'b0),
+      .NumStages(NumStages),
+      .side_t   (side3_t)
+    ) u_mul3 (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .in_valid_i (launch),
+      .in_ready_o (ready3),
+      .in_x_i     (b_h2_q),
+      .in_y_i     (b_h_q),
+      .in_side_i  (side3_in),
+      .out_valid_o(done3),
+      .out_z_o    (z3),
+      .out_side_o (side3_out)
+    );
+
+    onerma_gf128_mul #(
+      .Pipelined(1'b0),
+      .NumStages(NumStages),
+      .side_t   (logic [127:0])
+    ) u_mul5 (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .in_valid_i (launch),
+      .in_ready_o (ready5),
+      .in_x_i     (b_h4_q),
+      .in_y_i     (b_h_q),
+      .in_side_i  (b_h4_q),
+      .out_valid_o(done5),
+      .out_z_o    (z5),
+      .out_side_o (h4_out)
+    );
+
+    logic unused_done5;
+    assign unused_done5 = done5;
+  end else begin : g_bad_lanes
+    $error("onerma_ghash_powers: Lanes must be 1 or 5");
   end
 
 endmodule

@@ -40,6 +40,13 @@ module onerma_nic #(
   /// 512-bit NIC's crypto at a quarter of its datapath (4 KB goodput 0.15 instead of 0.86).
   /// At 128 bits the two are the same logic.
   parameter bit          GcmWords     = 1'b1,
+  /// Digits of the GCM engines' iterative GF(2^128) multipliers (onerma_gcm_pool's NumStages,
+  /// divides 16). With pipelined engines only the power unit has them: a new table of H powers
+  /// every GcmStages + 3 cycles, so 2 (5 cycles) keeps a 64 B READ's request (5 GHASH blocks)
+  /// from being held by it, at about twice the power unit's partial-product logic (docs/crypto.md,
+  /// "Throughput and per-message overhead"). Iterative engines are AES-bound (one block per 10
+  /// cycles), so they keep the smaller 4.
+  parameter int unsigned GcmStages    = Pipelined ? 2 : 4,
   /// Sealer stages (onerma_seal's NumStage): messages between job acceptance and frame out.
   /// Each holds its stage about 80 cycles (64 B request) to 120 (64 B READ reply: host read,
   /// the engine's latency, the frame), so the sealer's rate is about SealStages / 80 to
@@ -1099,6 +1106,7 @@ module onerma_nic #(
   onerma_gcm_pool #(
     .NumEngines(NumEngines),
     .Pipelined (Pipelined),
+    .NumStages (GcmStages),
     .LenW      (LenW),
     .InDepth   (GcmInDepth),
     .Lanes     (GLanes),
