@@ -190,8 +190,7 @@ module onerma_rsp_req_props #(
       // early AUTH_FAIL.
       if (onerma_rsp_req.used_q[i]) assert (onerma_rsp_req.tab_q[i].hdr == gh_hdr_q[i]);
       if (pend_q[i] || (dn && !gh_af_q[i])) assert (onerma_rsp_req.tab_q[i].kd == gh_kd_q[i]);
-      if (onerma_rsp_req.used_q[i]) assert (onerma_rsp_req.af_q[i] == gh_af_q[i]);
-      if (dn && !gh_af_q[i]) assert (onerma_rsp_req.ok_q[i] == gh_ok_q[i]);
+      if (dn) assert (onerma_rsp_req.ok_q[i] == (!gh_af_q[i] && gh_ok_q[i]));
       if (in_l || kdp_q[i] || pend_q[i]) assert (!gh_af_q[i]);
     end
     // The order FIFO: exactly the rows in use, oldest first, numbered from the next decision.

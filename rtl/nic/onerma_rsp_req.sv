@@ -115,8 +115,9 @@ module onerma_rsp_req #(
 
   slot_t [InFlight-1:0] tab_q;
   logic  [InFlight-1:0] used_q;
-  // A row's outcome is in (done_q): its early AUTH_FAIL (af_q) or its tag result (ok_q).
-  logic  [InFlight-1:0] done_q, af_q, ok_q;
+  // A row's outcome is in (done_q); ok_q: its tag verified. The early AUTH_FAIL records a failed
+  // tag: both are the same decision (AUTH_FAIL under the reserved key).
+  logic  [InFlight-1:0] done_q, ok_q;
   logic  [OutW-1:0]     out_q;     // credits taken: admitted, not yet enqueued or replied
 
   // ---------------------------------------------------------------------------------------
@@ -206,7 +207,7 @@ module onerma_rsp_req #(
   // The decision, in admission order: steps 2-5 for the oldest row once its outcome is in.
   // ---------------------------------------------------------------------------------------
   slot_t           r_s;
-  logic            r_fire, r_af, r_auth, r_acc, r_nack, r_enq, r_rep;
+  logic            r_fire, r_auth, r_acc, r_nack, r_enq, r_rep;
   logic            ord_valid;
   logic [IdxW-1:0] ord_idx;
 
@@ -231,12 +232,11 @@ module onerma_rsp_req #(
   // offered only with the queue's ready (a full queue NACKs).
   assign r_fire = ord_valid && done_q[ord_idx];
   assign r_s    = tab_q[ord_idx];
-  assign r_af   = r_fire && (af_q[ord_idx] || !ok_q[ord_idx]);
-  assign r_auth = r_af;
-  assign r_acc  = r_fire && !r_af && !r_s.access_ok;
-  assign r_nack = r_fire && !r_af && r_s.access_ok &&
+  assign r_auth = r_fire && !ok_q[ord_idx];
+  assign r_acc  = r_fire && !r_auth && !r_s.access_ok;
+  assign r_nack = r_fire && !r_auth && r_s.access_ok &&
                   ((32'(q_count_i) >= 32'(nack_depth_i)) || !q_ready_i);
-  assign r_enq  = r_fire && !r_af && r_s.access_ok && !r_nack;
+  assign r_enq  = r_fire && !r_auth && r_s.access_ok && !r_nack;
   assign r_rep  = r_auth || r_acc || r_nack;
 
   assign q_valid_o   = r_enq;
@@ -344,8 +344,7 @@ module onerma_rsp_req #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (l_af) af_q[l_idx_q] <= 1'b1;
-    if (adm) af_q[free_idx] <= 1'b0;
+    if (l_af) ok_q[l_idx_q] <= 1'b0;
     if (res_valid_i) ok_q[res_meta_i] <= res_auth_ok_i;
   end
 
