@@ -15,7 +15,9 @@
 //   the request's region that passes §4.1 for the whole request (computed here), with no commit
 //   in the lookup or the answer cycle; it is the next burst of that request (address and beats
 //   of the 4 KB / MaxBurstBeats cut), lies inside the request and the region, does not cross
-//   4 KB, and comes neither after a failed check nor after an error B of the same request;
+//   4 KB, and does not come after a failed check of the same request. The answer's expectations
+//   are registered in its cycle: the next request may be taken (and looked up) in that cycle,
+//   and then the AW must be the answered request's last burst;
 // - W: beats only for offered bursts, AWLEN + 1 beats per burst, WLAST exactly on the last;
 // - responses: exactly the accepted requests', in order per client (tags), never more;
 // - quiesce_o is 0 while a burst offered before the latest commit has no B;
@@ -200,6 +202,12 @@ module onerma_dma_wr_props #(
   logic                   f_look_q, f_look_commit_q, f_ok_q;
   logic [CntW-1:0]        f_out_q, f_old_q, f_drain_q, f_out_next;
   logic                   f_aw_held_q, f_new_aw, f_b_fire, f_b_err, f_b_cur;
+  // The answer of the previous cycle, as the AW it allows: a take in its cycle (f_tk_ans_q)
+  // means the AW, if any, is the answered request's and must be its last burst.
+  logic                   f_tk_ans_q, f_exp_dead_q, f_exp_last_q;
+  logic [64:0]            f_exp_addr_q, f_exp_end_q;
+  logic [63:0]            f_exp_addr0_q;
+  logic [12:0]            f_exp_beats_q;
 
   logic [4:0]  f_have;
   logic [64:0] f_end, f_reg_end;
@@ -243,6 +251,7 @@ module onerma_dma_wr_props #(
       f_dead_q        <= 1'b0;
       f_berr_q        <= 1'b0;
       f_look_q        <= 1'b0;
+      f_tk_ans_q      <= 1'b0;
       f_look_commit_q <= 1'b0;
       f_ok_q          <= 1'b0;
       f_out_q         <= '0;
@@ -254,6 +263,7 @@ module onerma_dma_wr_props #(
       f_open_q        <= '0;
     end else begin
       f_look_q        <= rrt_valid_o && rrt_ready_i;
+      f_tk_ans_q      <= f_take && f_look_q;
       f_look_commit_q <= rrt_valid_o && rrt_ready_i && rrt_commit_i;
       f_ok_q          <= f_look_q && !f_look_commit_q && !rrt_commit_i && f_pass;
       f_aw_held_q     <= m_axi_awvalid_o && !m_axi_awready_i;
@@ -265,7 +275,7 @@ module onerma_dma_wr_props #(
       end
       if (f_look_q && !f_look_commit_q && !rrt_commit_i && !f_pass) f_dead_q <= 1'b1;
       if (f_b_fire && f_b_cur && f_b_err) f_berr_q <= 1'b1;
-      if (f_b_fire && !f_b_cur) f_old_q <= f_old_q - 1'b1;
+      f_old_q <= f_old_q + CntW'(f_new_aw && f_tk_ans_q) - CntW'(f_b_fire && !f_b_cur);
       if (f_take) begin
         f_live_q   <= 1'b1;
         f_dead_q   <= 1'b0;
@@ -283,7 +293,15 @@ module onerma_dma_wr_props #(
 
   // The request's fields (meaningful once f_live_q).
   always_ff @(posedge clk_i) begin
-    if (f_new_aw) f_next_q <= {f_next_q[64:OffW] + (65 - OffW)'(f_beats), OffW'(0)};
+    if (f_new_aw && !f_tk_ans_q) f_next_q <= {f_next_q[64:OffW] + (65 - OffW)'(f_beats), OffW'(0)};
+    if (f_look_q) begin
+      f_exp_dead_q  <= f_dead_q;
+      f_exp_last_q  <= f_stop == f_end;
+      f_exp_addr_q  <= f_next_q;
+      f_exp_addr0_q <= f_addr_q;
+      f_exp_end_q   <= f_end;
+      f_exp_beats_q <= f_beats;
+    end
     if (f_take) begin
       f_addr_q   <= req_addr_i[f_take_c];
       f_next_q   <= {1'b0, req_addr_i[f_take_c]};
@@ -348,18 +366,25 @@ module onerma_dma_wr_props #(
 
   // ---- The assertions.
   always_comb if (rst_ni) begin
-    if (rrt_valid_o) assert (f_live_q && rrt_idx_o == f_region_q);
+    // A lookup is of the engine's request's region, or of the request taken in its cycle.
+    if (rrt_valid_o && rrt_ready_i) begin
+      if (f_take) assert (rrt_idx_o == req_region_i[f_take_c]);
+      else assert (f_live_q && rrt_idx_o == f_region_q);
+    end
     if (f_new_aw) begin
-      // A passing check of this request, answered in the previous cycle, no commit since.
-      assert (f_live_q && f_ok_q && !f_dead_q);
-      // The next burst of the cut.
-      assert ({1'b0, m_axi_awaddr_o} == f_next_q);
-      assert (13'(m_axi_awlen_o) + 13'd1 == f_beats);
+      // A passing check of the answered request in the previous cycle, no commit since, and
+      // no failed check of that request before.
+      assert (f_live_q && f_ok_q && !f_exp_dead_q);
+      // The next burst of its cut; its last if the next request was taken meanwhile.
+      assert ({1'b0, m_axi_awaddr_o} == f_exp_addr_q);
+      assert (13'(m_axi_awlen_o) + 13'd1 == f_exp_beats_q);
+      if (f_tk_ans_q) assert (f_exp_last_q);
       assert (m_axi_awsize_o == 3'(OffW) && m_axi_awburst_o == 2'b01);
       // Inside the request and the region; within one 4 KB page.
-      assert (m_axi_awaddr_o >= f_addr_q && {1'b0, m_axi_awaddr_o} < f_end);
+      assert (m_axi_awaddr_o >= f_exp_addr0_q && {1'b0, m_axi_awaddr_o} < f_exp_end_q);
       assert (m_axi_awaddr_o >= f_base_q && {1'b0, m_axi_awaddr_o} < f_rend_q);
-      assert ({1'b0, m_axi_awaddr_o[63:OffW], OffW'(0)} + 65'(m_axi_awlen_o) * 65'(Bytes) < f_end);
+      assert ({1'b0, m_axi_awaddr_o[63:OffW], OffW'(0)} + 65'(m_axi_awlen_o) * 65'(Bytes) <
+              f_exp_end_q);
       assert (32'(m_axi_awaddr_o[11:OffW]) + 32'(m_axi_awlen_o) < PageBeats);
       assert (f_wn_q < CntW'(WqDepth));
       assert (f_out_q < CntW'(MaxOutstanding));
@@ -419,6 +444,9 @@ module onerma_dma_wr_props #(
     f_ev_c    = '0;
     for (int unsigned i = 0; i < EvDepth; i++) begin
       if (i < 32'(onerma_dma_wr.u_ev.count_q)) begin
+        if (onerma_dma_wr.u_ev.mem_q[(32'(onerma_dma_wr.u_ev.rptr_q) + i) % EvDepth].burst) begin
+          f_n_burst = f_n_burst + 1'b1;
+        end
         if (onerma_dma_wr.u_ev.mem_q[(32'(onerma_dma_wr.u_ev.rptr_q) + i) % EvDepth].is_end) begin
           f_ev_c = onerma_dma_wr.u_ev.mem_q[(32'(onerma_dma_wr.u_ev.rptr_q) + i) % EvDepth].client;
           if (onerma_dma_wr.u_ev.mem_q[(32'(onerma_dma_wr.u_ev.rptr_q) + i) % EvDepth].tag !=
@@ -426,8 +454,6 @@ module onerma_dma_wr_props #(
             f_tags_ok = 1'b0;
           end
           f_n_end[f_ev_c] = f_n_end[f_ev_c] + 1'b1;
-        end else begin
-          f_n_burst = f_n_burst + 1'b1;
         end
       end
     end
@@ -451,14 +477,16 @@ module onerma_dma_wr_props #(
     end
     if (f_eng_on) begin
       assert (f_next_q < f_end);
-      assert ({1'b0, onerma_dma_wr.baddr_q} == (f_new_aw ? f_after : f_next_q));
+      assert ({1'b0, onerma_dma_wr.baddr_q} == ((f_new_aw && !f_tk_ans_q) ? f_after : f_next_q));
       assert (onerma_dma_wr.left_q == f_rem(onerma_dma_wr.baddr_q));
       assert (onerma_dma_wr.left_q != '0);
       assert ({1'b0, onerma_dma_wr.baddr_q} < f_end);
       assert (onerma_dma_wr.first_q == (onerma_dma_wr.baddr_q == f_addr_q));
       if (onerma_dma_wr.baddr_q != f_addr_q) assert (onerma_dma_wr.baddr_q[OffW-1:0] == '0);
     end
-    if (f_new_aw) assert (f_eng_on || f_eng == FEEnd);
+    // A take is a lookup: the engine answers next cycle, and the AW of the answer it took in
+    // is offered then.
+    if (f_tk_ans_q) assert (f_eng == FEAns && f_new_aw);
     if (f_dead_q && f_eng != FEIdle) begin
       assert (f_eng inside {FEDiscard, FEEnd});
     end
@@ -470,7 +498,7 @@ module onerma_dma_wr_props #(
     assert (32'(onerma_dma_wr.drain_q) == 32'(f_drain_q));
     assert (f_wn_q + f_wdone_q == f_out_q);
     assert (f_hs_q + CntW'(f_aw_held_q) == f_out_q);
-    if (f_eng == FELook || f_eng == FEAns) begin
+    if (f_eng == FELook) begin
       // The resources EWait reserved for the burst.
       assert (!onerma_dma_wr.aw_q && 32'(onerma_dma_wr.out_q) < MaxOutstanding);
       assert (onerma_dma_wr.seg_ready && onerma_dma_wr.ev_ready);
@@ -574,10 +602,15 @@ module onerma_dma_wr_props #(
     cover (f_new_aw && m_axi_awaddr_o[11:OffW] == '1);
     cover (quiesce_o && f_out_q != '0);
     cover (!quiesce_o && past_valid_q);
-    // A request taken in the cycle the previous one ends, while its AW is still held.
+    // A request taken in the cycle the previous one ends after a failed check, while an AW is
+    // still held.
     cover (f_take && f_eng == FEEnd && f_aw_held_q);
-    // A request taken in EEnd that goes straight to its lookup (MaxOutstanding > 1 only).
-    if (MaxOutstanding > 1) cover (f_take && f_eng == FEEnd && onerma_dma_wr.take_look);
+    // A request taken (and looked up) in the answer cycle of the previous one's last burst,
+    // twice in a row: one single-burst request per cycle.
+    cover (f_take && f_eng == FEAns && f_tk_ans_q);
+    // An answer without the resources for its burst: the engine waits and looks up again.
+    cover (f_eng == FEAns && !onerma_dma_wr.interfered && !onerma_dma_wr.stop &&
+           onerma_dma_wr.check_ok && !onerma_dma_wr.res_ok);
   end
 
 endmodule

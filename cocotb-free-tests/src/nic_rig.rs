@@ -438,8 +438,27 @@ impl<D: NicPorts> Rig<D> {
         p_tx_ready: f64,
         rcfg: NicConfig,
     ) -> Self {
+        Self::on_top_served(
+            seed,
+            fabric,
+            mem_cfg,
+            p_tx_ready,
+            rcfg,
+            server_config_for(&D::TOP),
+        )
+    }
+
+    /// [`Rig::on_top`] with the model server's configuration `scfg` (a variant of
+    /// [`server_config_for`] `D::TOP`, e.g. with another host memory).
+    pub fn on_top_served(
+        seed: u64,
+        fabric: FabricConfig,
+        mem_cfg: MemConfig,
+        p_tx_ready: f64,
+        rcfg: NicConfig,
+        scfg: NicConfig,
+    ) -> Self {
         let top = D::TOP;
-        let scfg = server_config_for(&top);
         let mut sys = System::new(vec![rcfg.clone(), scfg], fabric).expect("system");
         sys.set_external(0).expect("external NIC 0");
         let mut rng = StdRng::seed_from_u64(seed);

@@ -16,7 +16,10 @@
 /// - A failed check (status REGION) or an error B seen for the request stops it: no further
 ///   burst; its remaining data beats are consumed and discarded, so the client never wedges.
 /// - One response `{tag, status}` per request, in acceptance order (so in request order per
-///   client), after the B of its last issued burst. Status: the first failure in burst order
+///   client): taken together with the B of its last burst, or after the B of its last issued
+///   burst if a check or an error B stopped it.
+/// - A single-burst request per cycle: a request is taken with its first lookup, in the answer
+///   cycle of the previous request's last burst. Status: the first failure in burst order
 ///   (an error B of an earlier burst wins over a later burst's failed check).
 /// - One AXI ID (0) for every burst: B responses come in order.
 /// - `quiesce_o`: every burst issued before the most recent `rrt_commit_i` has its B (§4.2).
@@ -122,8 +125,10 @@ module onerma_dma_wr #(
     logic [OffW-1:0]        endlane; // (addr + len - 1) % Bytes
   } seg_t;
 
-  // In AW order: a burst awaiting its B, or the end of a request awaiting its response.
+  // In AW order: a burst awaiting its B, the end of a request awaiting its response, or both
+  // (a request's last burst: its B and the response leave together).
   typedef struct packed {
+    logic                   burst;
     logic                   is_end;
     logic [ClientWidth-1:0] client;
     logic [TagWidth-1:0]    tag;
@@ -189,8 +194,9 @@ module onerma_dma_wr #(
   logic [SeqW-1:0]        seq_q;       // request sequence number (ties B errors to requests)
   logic                   look_commit_q; // a commit in the lookup handshake cycle
 
-  logic                   take, take_look, look_fire, stop, interfered, check_ok;
+  logic                   take, look_new, look_fire, stop, interfered, check_ok;
   logic                   burst_res, res_ok; // resources for one more burst
+  logic                   issue, issue_last;
   logic [BW-1:0]          burst_beats;
   logic [BW-1:0]          page_left;
   logic [BW-1:0]          req_beats;
@@ -211,17 +217,21 @@ module onerma_dma_wr #(
   logic                   aw_load;
   logic                   b_fire;
 
-  // The resources one more burst needs besides its event slot: the AW register free or
-  // leaving, fewer than MaxOutstanding bursts in flight, a segment slot.
+  // The resources one more burst needs: the AW register free or leaving, fewer than
+  // MaxOutstanding bursts in flight, a segment slot, an event slot.
   assign burst_res = (!aw_q || aw_fire) && out_q < OutW'(MaxOutstanding) && seg_ready;
-  // The next request is taken in the cycle the current one ends (its END pushed), not a cycle
-  // later from EIdle: a 64 B READ costs two requests (payload and completion record). It goes
-  // straight to its lookup when EWait's resources are already free and two event slots are
-  // (this END and the new burst's): 3 cycles per single-burst request. With MaxOutstanding 1
-  // that never happens (the burst just loaded is outstanding) and EWait waits for the AW.
-  assign take      = arb_valid && arb_ready;
-  assign arb_ready = (eng_q == EIdle) || (eng_q == EEnd && ev_ready);
-  assign take_look = take && eng_q == EEnd && burst_res && 32'(ev_count) + 2 <= EvDepth;
+  assign res_ok    = burst_res && ev_ready;
+  // A request is taken in the cycle of its first lookup (the arbiter's output drives the RRT
+  // port), and that cycle may be the answer cycle of the previous request's last burst: a
+  // single-burst request costs one cycle, and a 64 B READ costs two requests (payload and
+  // completion record). The answer is checked against the resources in its own cycle; without
+  // them the engine waits for them and looks up again (it never holds an answer, which a
+  // commit could void).
+  assign issue      = eng_q == EAns && !interfered && !stop && check_ok && res_ok;
+  assign issue_last = issue && burst_beats == left_q;
+  assign look_new   = eng_q == EIdle || (eng_q == EEnd && ev_ready) || issue_last;
+  assign arb_ready  = look_new && rrt_ready_i;
+  assign take       = arb_valid && arb_ready;
 
   // Beats of a new request: ceil((off + len) / Bytes).
   assign req_off     = arb_out.addr[OffW-1:0];
@@ -251,14 +261,15 @@ module onerma_dma_wr #(
                      65'(cur_q.addr) >= 65'(rrt_entry_i.base_addr) &&
                      acc_end <= reg_end && acc_end <= {1'b1, 64'd0};
 
-  assign rrt_valid_o = eng_q == ELook;
-  assign rrt_idx_o   = cur_q.region;
+  // Stream rule: an offer of the arbiter's request that is not taken leaves the engine in
+  // EIdle, where the same (locked) request is offered again.
+  assign rrt_valid_o = eng_q == ELook || (look_new && arb_valid);
+  assign rrt_idx_o   = (eng_q == ELook) ? cur_q.region : arb_out.region;
   assign look_fire   = rrt_valid_o && rrt_ready_i;
   assign interfered  = look_commit_q || rrt_commit_i;
   // An error B seen for this request, recorded (with the request's seq) or in this cycle.
   assign stop        = (st_err && st_seq_q == seq_q) ||
                        (b_fire && b_status != DmaStatusOk && ev.seq == seq_q);
-  assign res_ok      = burst_res && ev_ready;
 
   always_comb begin
     seg_push = 1'b0;
@@ -270,13 +281,15 @@ module onerma_dma_wr #(
     seg_in.off     = cur_q.addr[OffW-1:0];
     seg_in.endlane = cur_end_lo[OffW-1:0];
     ev_push  = 1'b0;
-    ev_in    = '{is_end: 1'b0, client: cur_client_q, tag: cur_q.tag, region: region_q,
-                 seq: seq_q};
-    if (eng_q == EAns && !interfered && !stop && check_ok) begin
+    ev_in    = '{burst: 1'b0, is_end: 1'b0, client: cur_client_q, tag: cur_q.tag,
+                 region: region_q, seq: seq_q};
+    if (issue) begin
       seg_push     = 1'b1;
       seg_in.issue = 1'b1;
-      seg_in.last  = burst_beats == left_q;
+      seg_in.last  = issue_last;
       ev_push      = 1'b1;
+      ev_in.burst  = 1'b1;
+      ev_in.is_end = issue_last;
     end else if (eng_q == EDiscard && left_q != '0) begin
       seg_push     = 1'b1;
       seg_in.beats = left_q;
@@ -297,7 +310,7 @@ module onerma_dma_wr #(
       look_commit_q <= look_fire && rrt_commit_i;
       if (aw_fire) aw_q <= 1'b0;
       unique case (eng_q)
-        EIdle:    if (take) eng_q <= EWait;
+        EIdle:    if (take) eng_q <= EAns;
         EWait:    if (stop) eng_q <= EDiscard;
                   else if (res_ok) eng_q <= ELook;
         ELook:    if (look_fire) eng_q <= EAns;
@@ -306,15 +319,22 @@ module onerma_dma_wr #(
             eng_q <= EWait;
           end else if (stop || !check_ok) begin
             eng_q <= EDiscard;
+          end else if (!res_ok) begin
+            eng_q <= EWait;
           end else begin
-            aw_q  <= 1'b1;
-            eng_q <= (burst_beats == left_q) ? EEnd : EWait;
+            aw_q <= 1'b1;
+            if (issue_last) begin
+              eng_q <= take ? EAns : EIdle;
+              seq_q <= seq_q + 1'b1;
+            end else begin
+              eng_q <= EWait;
+            end
           end
         end
         EDiscard: if (left_q == '0 || seg_ready) eng_q <= EEnd;
         EEnd: begin
           if (ev_ready) begin
-            eng_q <= take_look ? ELook : take ? EWait : EIdle;
+            eng_q <= take ? EAns : EIdle;
             seq_q <= seq_q + 1'b1;
           end
         end
@@ -323,7 +343,21 @@ module onerma_dma_wr #(
     end
   end
 
+  // A take in the answer cycle of the previous request's last burst loads the new request
+  // over that burst's updates, so it comes last.
   always_ff @(posedge clk_i) begin
+    if (eng_q == EAns && !interfered && !stop && !check_ok) begin
+      region_q <= 1'b1;
+    end
+    if (seg_push && seg_ready) begin
+      first_q <= 1'b0;
+      left_q  <= left_q - seg_in.beats;
+    end
+    if (issue) begin
+      aw_addr_q <= baddr_q;
+      aw_len_q  <= 8'(burst_beats - 1'b1);
+      baddr_q   <= {baddr_q[AddrWidth-1:OffW] + (AddrWidth-OffW)'(burst_beats), OffW'(0)};
+    end
     if (take) begin
       cur_q        <= arb_out;
       cur_client_q <= arb_idx;
@@ -332,18 +366,6 @@ module onerma_dma_wr #(
       cbeats_q     <= BW'((arb_out.len - 13'd1) >> OffW) + 1'b1;
       first_q      <= 1'b1;
       region_q     <= 1'b0;
-    end
-    if (eng_q == EAns && !interfered && !stop && !check_ok) begin
-      region_q <= 1'b1;
-    end
-    if (seg_push && seg_ready) begin
-      first_q <= 1'b0;
-      left_q  <= left_q - seg_in.beats;
-    end
-    if (eng_q == EAns && !interfered && !stop && check_ok) begin
-      aw_addr_q <= baddr_q;
-      aw_len_q  <= 8'(burst_beats - 1'b1);
-      baddr_q   <= {baddr_q[AddrWidth-1:OffW] + (AddrWidth-OffW)'(burst_beats), OffW'(0)};
     end
   end
 
@@ -501,23 +523,29 @@ module onerma_dma_wr #(
     .count_o    (ev_count)
   );
 
+  // A request's last burst takes its B in the cycle its response is taken: the response is
+  // offered while the B is, and the B is taken only with the response (B holds its payload
+  // until taken, so the response's status is stable while offered).
   assign st_err         = st_q != DmaStatusOk;
-  assign m_axi_bready_o = ev_valid && !ev.is_end;
+  assign m_axi_bready_o = ev_valid && ev.burst && (!ev.is_end || rsp_ready_i[ev.client]);
   assign b_fire         = m_axi_bvalid_i && m_axi_bready_o;
   assign b_status       = m_axi_bresp_i == 2'b11 ? DmaStatusDecerr :
                           m_axi_bresp_i == 2'b10 ? DmaStatusSlverr : DmaStatusOk;
-  assign rsp_status     = st_err ? st_q : ev.region ? DmaStatusRegion : DmaStatusOk;
+  assign rsp_status     = st_err ? st_q :
+                          (ev.burst && b_status != DmaStatusOk) ? b_status :
+                          ev.region ? DmaStatusRegion : DmaStatusOk;
 
   always_comb begin
     rsp_valid_o = '0;
-    rsp_valid_o[ev.client] = ev_valid && ev.is_end;
+    rsp_valid_o[ev.client] = ev_valid && ev.is_end && (!ev.burst || m_axi_bvalid_i);
     for (int unsigned c = 0; c < NumClients; c++) begin
       rsp_tag_o[c]    = ev.tag;
       rsp_status_o[c] = rsp_status;
     end
   end
 
-  assign rsp_fire = ev_valid && ev.is_end && rsp_ready_i[ev.client];
+  assign rsp_fire = ev_valid && ev.is_end && (!ev.burst || m_axi_bvalid_i) &&
+                    rsp_ready_i[ev.client];
   assign ev_pop   = b_fire || rsp_fire;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -533,12 +561,12 @@ module onerma_dma_wr #(
   end
 
   logic unused_bid;
-  assign unused_bid = ^{m_axi_bid_i, seg_count};
+  assign unused_bid = ^{m_axi_bid_i, seg_count, ev_count};
 
   // ---------------------------------------------------------------------------------------------
   // Outstanding bursts and quiesce (§4.2): at a commit, the bursts outstanding after this edge
   // were all issued before it; B responses come in AW order, so the oldest leave first.
-  assign aw_load  = eng_q == EAns && !interfered && !stop && check_ok;
+  assign aw_load  = issue;
   assign out_next = out_q + OutW'(aw_load) - OutW'(b_fire);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

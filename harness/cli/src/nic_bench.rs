@@ -7,8 +7,10 @@
 use crate::bench::Measurement;
 use crate::error::CliError;
 use onerma_layouts::{MsgType, OpType, Status};
+use onerma_model::{HostConfig, NicConfig};
 use onerma_rtl_tests::nic_rig::{
     ClientOp, Dut, NicPorts, RTL_REGION, Rig, TopConfig, fabric, memory, rtl_config_for,
+    server_config_for,
 };
 use std::time::Instant;
 
@@ -33,10 +35,33 @@ fn engines(t: &TopConfig) -> String {
 /// A rig on top `D` on a fabric without latency or faults, as wide as the datapath, and a host
 /// memory that answers at once.
 fn fast_rig<D: NicPorts>(seed: u64) -> Result<Rig<D>, CliError> {
+    fast_rig_served::<D>(seed, server_config_for(&D::TOP))
+}
+
+/// The model server with host memory that answers at once: a server that is never the
+/// initiator's limit (its default host reads take 100 cycles, a PCIe round trip).
+fn responsive_server<D: NicPorts>() -> NicConfig {
+    let mut s = server_config_for(&D::TOP);
+    s.host = HostConfig {
+        read_latency: 0,
+        write_latency: 0,
+        bytes_per_cycle: s.host.bytes_per_cycle,
+    };
+    s
+}
+
+fn fast_rig_served<D: NicPorts>(seed: u64, scfg: NicConfig) -> Result<Rig<D>, CliError> {
     let mut f = fabric(seed, false, false);
     f.latency = 0;
     f.bytes_per_cycle = D::TOP.bus as u32;
-    let mut rig = Rig::<D>::on_top(seed, f, memory(seed, 1, 1.0), 1.0, rtl_config_for(&D::TOP));
+    let mut rig = Rig::<D>::on_top_served(
+        seed,
+        f,
+        memory(seed, 1, 1.0),
+        1.0,
+        rtl_config_for(&D::TOP),
+        scfg,
+    );
     rig.setup().map_err(rig_err)?;
     rig.reuse_after = 4;
     rig.p_submit = 1.0;
@@ -58,8 +83,8 @@ struct Loop {
 }
 
 /// Closed-loop READs of `len` bytes on every slot for `cycles`, after a warm-up.
-fn closed_loop<D: NicPorts>(len: u16, cycles: u64) -> Result<Loop, CliError> {
-    let mut rig = fast_rig::<D>(7)?;
+fn closed_loop<D: NicPorts>(len: u16, cycles: u64, scfg: NicConfig) -> Result<Loop, CliError> {
+    let mut rig = fast_rig_served::<D>(7, scfg)?;
     // Warm up, then measure a window of steady load; then drain and let the observer finish.
     rig.load(2_000, &[len]).map_err(rig_err)?;
     let (r0, b0, c0) = (rig.stats.records, rig.stats.host_bytes, rig.cycle);
@@ -102,12 +127,13 @@ fn crypto_limit(t: &TopConfig) -> f64 {
 /// `initiator_ops_per_cycle_64b`: 64-byte READs, responsive server, no fabric latency.
 pub fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
-    let l = closed_loop::<D>(64, 40_000)?;
+    let l = closed_loop::<D>(64, 40_000, responsive_server::<D>())?;
     Ok(Measurement {
         value: l.records as f64 / l.cycles as f64,
         unit: "ops/cycle",
         config: format!(
-            "{}: {} slots, {}, 64 B READs closed loop, {} ops in a window of {} cycles, {} \
+            "{}: {} slots, {}, 64 B READs closed loop to a model server with instant host memory, \
+             {} ops in a window of {} cycles, {} \
              DISPATCH_TIMEOUT and {} NACK in the run, at most {} frames waiting for the receive \
              port",
             t.name,
@@ -127,7 +153,7 @@ pub fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
 /// fraction of the datapath width.
 pub fn goodput_frac_4k_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
-    let l = closed_loop::<D>(4096, 60_000)?;
+    let l = closed_loop::<D>(4096, 60_000, server_config_for(&D::TOP))?;
     Ok(Measurement {
         value: l.bytes as f64 / l.cycles as f64 / t.bus as f64,
         unit: "of width",
@@ -169,7 +195,7 @@ pub fn cmd_to_wire_cycles_on<D: NicPorts>() -> Result<Measurement, CliError> {
 /// model, bus models, fabric, model server and observer).
 pub fn sim_cycles_per_s_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
-    let l = closed_loop::<D>(1024, 60_000)?;
+    let l = closed_loop::<D>(1024, 60_000, server_config_for(&D::TOP))?;
     Ok(Measurement {
         value: l.cycles as f64 / l.secs,
         unit: "cycles/s",

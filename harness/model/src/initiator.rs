@@ -59,6 +59,10 @@ pub(crate) struct Op {
     cq_addr: u64,
     cq_gen: u16,
     deadline: u64,
+    /// `(arrival, deadline before)` of the WR_RDREQ that re-armed the op: a device whose
+    /// deadline came earlier (it dispatched up to its transmit latency before its request was
+    /// seen) may have found that frame late and timed out instead.
+    rearmed: Option<(u64, u64)>,
     /// Host writes of this op not yet complete: the record waits for them (§11 order).
     writes: u32,
     /// The status decided; the record is issued once `writes` is 0.
@@ -261,6 +265,16 @@ impl Initiator {
             .and_then(|s| s.op.as_ref())
             .filter(|o| o.t_disp.is_some() && o.ending.is_none())
             .map(|o| (o.cq_addr, o.deadline))
+    }
+
+    /// `(completion address, arrival, deadline before)` of the dispatched op in flight on
+    /// `slot` that has no status yet and was re-armed by a WR_RDREQ.
+    pub(crate) fn rearmed_cq(&self, slot: u16) -> Option<(u64, u64, u64)> {
+        self.slots
+            .get(usize::from(slot))
+            .and_then(|s| s.op.as_ref())
+            .filter(|o| o.t_disp.is_some() && o.ending.is_none())
+            .and_then(|o| o.rearmed.map(|(t, d)| (o.cq_addr, t, d)))
     }
 
     /// `[start, end)` of a slot's live op's local bytes (the READ landing or WRITE source).
@@ -476,6 +490,7 @@ impl Nic {
             cq_addr,
             cq_gen,
             deadline: 0,
+            rearmed: None,
             writes: 0,
             ending: None,
             cmd: c,
@@ -865,6 +880,7 @@ impl Nic {
         o.phase = Phase::AwaitCmpl;
         o.rdreq_counter = h.counter;
         o.ctx = h.ctx;
+        o.rearmed = Some((now, o.deadline));
         o.deadline = deadline;
         let (region, generation, base, len, n, rc) = (
             o.cmd.local_region,

@@ -1257,7 +1257,8 @@ impl Observer {
             {}
         }
         if !self.records.iter().any(|r| r.addr == addr) {
-            self.early_timeout(addr)?;
+            let timeout = Cpl::from_bytes(data).is_ok_and(|c| c.status == Status::Timeout);
+            self.early_timeout(addr, timeout)?;
         }
         if !self.records.iter().any(|r| r.addr == addr) {
             self.early_expiry(addr)?;
@@ -1359,14 +1360,26 @@ impl Observer {
     }
 
     /// A record at the completion address of a live op whose deadline is at most `tx_lag`
-    /// away: the device dispatched before its request was seen, so its deadline came first.
-    fn early_timeout(&mut self, addr: u64) -> Result<(), ObserveError> {
+    /// away, or a TIMEOUT record (`timeout`) of an op whose re-arming WR_RDREQ came at most
+    /// `tx_lag` before its deadline then: the device dispatched before its request was seen,
+    /// so its deadline came first.
+    fn early_timeout(&mut self, addr: u64, timeout: bool) -> Result<(), ObserveError> {
         let now = self.now;
+        let lag = self.cfg.tx_lag;
+        // The device's deadline may be up to `tx_lag` before the shadow's; a WR_RDREQ that
+        // re-armed the shadow's op may have come after the device's deadline, where the
+        // device found it late and timed out.
         let slot = (0..self.nic.num_slots).find(|&s| {
             self.shadow
                 .ini
                 .live_cq(s)
-                .is_some_and(|(a, d)| a == addr && now + self.cfg.tx_lag >= d)
+                .is_some_and(|(a, d)| a == addr && now + lag >= d)
+                || (timeout
+                    && self
+                        .shadow
+                        .ini
+                        .rearmed_cq(s)
+                        .is_some_and(|(a, t, d)| a == addr && t + lag >= d))
         });
         if let Some(slot) = slot {
             let mut out = std::mem::take(&mut self.out);
