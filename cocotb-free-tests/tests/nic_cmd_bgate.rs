@@ -2,12 +2,14 @@
 //! ("Command B at the edge"), with a random command port B, random submissions whose verdicts
 //! (drop or accept) come 1-3 cycles after the handshake, and random BREADY.
 //!
-//! Checked every cycle: the edge's B keeps the AXI4 rule (once offered without BREADY, BVALID
-//! stays and BRESP does not change: the regression of the glue it replaced, which withdrew a
-//! waiting B when a later doorbell was taken); the edge offers only the port's B and an edge
-//! transfer is exactly a port transfer; a B is first offered only while no submission is offered
-//! or undecided; at its first offer its response is SLVERR iff a drop came since the last B that
-//! carried one, else the port's. At the end every response of the port went out, in order.
+//! The reference of the docs: the port's B is taken whenever fewer than `DEPTH` Bs are queued;
+//! each queued B carries the submissions first offered since the previous one was taken, up to
+//! and including its own cycle; the oldest is offered at the edge from the cycle after the last
+//! of those verdicts came (at once if they all came earlier), SLVERR if one of them was a drop,
+//! else with the port's response. Checked every cycle: the edge's B keeps the AXI4 rule (once
+//! offered without BREADY, BVALID stays and BRESP does not change); BVALID, BRESP and the port's
+//! BREADY are exactly the reference's. At the end (after a drain) every response of the port
+//! went out, in order.
 
 use std::collections::VecDeque;
 
@@ -18,10 +20,13 @@ use rand::{Rng, SeedableRng};
 
 const OKAY: u8 = 0;
 const SLVERR: u8 = 2;
+/// The block's default queue depth.
+const DEPTH: usize = 4;
 
 struct Inputs {
     cp_bvalid: bool,
     cp_bresp: u8,
+    cp_bid: u8,
     sub_valid: bool,
     sub_ready: bool,
     bad_cq: bool,
@@ -32,6 +37,7 @@ struct Inputs {
 fn drive(m: &mut onerma_rtl::cmd_bgate::Model, i: &Inputs) {
     m.set_cp_bvalid_i(u8::from(i.cp_bvalid));
     m.set_cp_bresp_i(i.cp_bresp);
+    m.set_cp_bid_i(i.cp_bid);
     m.set_sub_valid_i(u8::from(i.sub_valid));
     m.set_sub_ready_i(u8::from(i.sub_ready));
     m.set_bad_cq_i(u8::from(i.bad_cq));
@@ -39,8 +45,8 @@ fn drive(m: &mut onerma_rtl::cmd_bgate::Model, i: &Inputs) {
     m.set_s_axi_bready_i(u8::from(i.bready));
 }
 
-/// One random run; `b_rate`, `sub_rate`, `ready_rate` in eighths. Returns how often a doorbell
-/// was offered while a B waited for BREADY (the case the old glue broke).
+/// One random run of `cycles` cycles of traffic and a drain; `b_rate`, `sub_rate`, `ready_rate`
+/// in eighths. Returns how often a doorbell was offered while a B waited for BREADY.
 fn run(
     seed: u64,
     cycles: u64,
@@ -56,94 +62,100 @@ fn run(
     let mut m = onerma_rtl::cmd_bgate::Model::new();
     m.reset(2);
 
-    // The port's B: the response on the bus, and the responses it sent, in order.
-    let mut cp_b: Option<u8> = None;
-    let mut port_sent: Vec<u8> = Vec::new();
-    // Submissions: one offered at a time; its verdict `delay` cycles after the handshake.
+    // The port's B on the bus (response, BID), and the Bs it sent, in order.
+    let mut cp_b: Option<(u8, u8)> = None;
+    let mut port_sent: Vec<(u8, u8)> = Vec::new();
+    // Submissions: one offered at a time, at most two first offered between port Bs taken (the
+    // command port's bound); a verdict `delay` cycles after the handshake.
     let mut sub = false;
+    let mut since = 0u32;
     let mut verdict: Option<(u32, bool)> = None; // (cycles left, dropped)
-    // The reference of the docs.
-    let mut drop_owed = false; // a drop came that no B has carried yet
-    let mut was_offered: Option<u8> = None; // the edge's B, offered and not taken last cycle
-    let mut edge_got: Vec<u8> = Vec::new();
+    // The reference: submissions first offered; verdicts in order (true = drop); queued port Bs
+    // (response, submissions first offered up to its cycle); verdicts consumed.
+    let mut first = 0usize;
+    let mut verdicts: Vec<bool> = Vec::new();
+    let mut queue: VecDeque<((u8, u8), usize)> = VecDeque::new();
+    let mut consumed = 0usize;
+    let mut was_offered = false;
+    let mut edge_got: Vec<(u8, u8)> = Vec::new();
     let mut rule = RuleMonitor::new("s_axi_b");
-    // Responses the edge owes: (port response, whether it was made SLVERR).
-    let mut owed_bad: VecDeque<bool> = VecDeque::new();
     let mut held_doorbells = 0u64;
 
-    for cycle in 0..cycles {
-        if cp_b.is_none() && b_th.go() {
-            cp_b = Some(if rng.random_bool(0.25) { SLVERR } else { OKAY });
+    let drain = cycles + 40;
+    for cycle in 0..drain {
+        let traffic = cycle < cycles;
+        if traffic && cp_b.is_none() && b_th.go() {
+            let resp = if rng.random_bool(0.25) { SLVERR } else { OKAY };
+            cp_b = Some((resp, rng.random_range(0..16)));
         }
-        if !sub && verdict.is_none() && sub_th.go() {
-            sub = true;
-        }
+        // A submission first offered this cycle.
+        let sub_first = traffic && !sub && verdict.is_none() && since < 2 && sub_th.go();
+        sub |= sub_first;
         let (bad_cq, acc_valid) = match verdict {
             Some((0, d)) => (d, !d),
             _ => (false, false),
         };
         let inp = Inputs {
             cp_bvalid: cp_b.is_some(),
-            cp_bresp: cp_b.unwrap_or(OKAY),
+            cp_bresp: cp_b.map_or(OKAY, |b| b.0),
+            cp_bid: cp_b.map_or(0, |b| b.1),
             sub_valid: sub,
             sub_ready: sub && rng.random_bool(0.5),
             bad_cq,
             acc_valid,
-            bready: rdy_th.go(),
+            bready: !traffic || rdy_th.go(),
         };
-        held_doorbells += u64::from(was_offered.is_some() && inp.sub_valid);
+        held_doorbells += u64::from(was_offered && inp.sub_valid);
         drive(&mut m, &inp);
         m.eval();
         let bvalid = m.s_axi_bvalid_o() != 0;
         let bresp = m.s_axi_bresp_o();
+        let bid = m.s_axi_bid_o();
         let cp_bready = m.cp_bready_o() != 0;
 
-        rule.check(cycle, bvalid, inp.bready, &bresp)
+        rule.check(cycle, bvalid, inp.bready, &(bresp, bid))
             .map_err(fail)?;
-        if bvalid {
-            prop_assert!(
-                inp.cp_bvalid,
-                "cycle {}: an edge B without the port's",
-                cycle
-            );
-        }
-        prop_assert_eq!(
-            bvalid && inp.bready,
-            inp.cp_bvalid && cp_bready,
-            "cycle {}: edge and port transfers differ",
-            cycle
-        );
-        if bvalid && was_offered.is_none() {
-            // First offer: the verdict of every taken doorbell is known.
-            prop_assert!(
-                !inp.sub_valid && verdict.is_none(),
-                "cycle {}: a B offered before its doorbell's verdict",
-                cycle
-            );
-            let want = if drop_owed { SLVERR } else { inp.cp_bresp };
+        // The reference's outputs (verdicts of earlier cycles only).
+        let want_valid = queue
+            .front()
+            .is_some_and(|&(_, need)| verdicts.len() >= need);
+        prop_assert_eq!(bvalid, want_valid, "cycle {}: BVALID", cycle);
+        if let Some(&((resp, id), need)) = queue.front().filter(|_| want_valid) {
+            let bad = verdicts[consumed..need].iter().any(|&d| d);
             prop_assert_eq!(
                 bresp,
-                want,
-                "cycle {}: the response at the first offer",
+                if bad { SLVERR } else { resp },
+                "cycle {}: BRESP",
                 cycle
             );
-            owed_bad.push_back(drop_owed);
+            prop_assert_eq!(bid, id, "cycle {}: BID", cycle);
         }
+        prop_assert_eq!(
+            cp_bready,
+            queue.len() < DEPTH,
+            "cycle {}: the port's BREADY",
+            cycle
+        );
 
         // The clock edge.
         if bvalid && inp.bready {
-            edge_got.push(bresp);
-            if owed_bad.pop_front() == Some(true) {
-                drop_owed = false;
+            edge_got.push((bresp, bid));
+            if let Some((_, need)) = queue.pop_front() {
+                consumed = need;
             }
         }
-        if bad_cq {
-            drop_owed = true;
+        if bad_cq || acc_valid {
+            verdicts.push(bad_cq);
         }
-        was_offered = (bvalid && !inp.bready).then_some(bresp);
+        first += usize::from(sub_first);
+        was_offered = bvalid && !inp.bready;
         if inp.cp_bvalid && cp_bready {
-            port_sent.push(inp.cp_bresp);
+            port_sent.push((inp.cp_bresp, inp.cp_bid));
+            queue.push_back(((inp.cp_bresp, inp.cp_bid), first));
             cp_b = None;
+            since = 0;
+        } else {
+            since += u32::from(sub_first);
         }
         verdict = match verdict {
             Some((0, _)) => None,
@@ -157,10 +169,15 @@ fn run(
         }
         m.tick();
     }
-    // Every port response went out, and each is the port's or SLVERR.
+    // Every port B went out, in order, with its BID, each response the port's or SLVERR.
     prop_assert_eq!(edge_got.len(), port_sent.len());
     for (e, p) in edge_got.iter().zip(&port_sent) {
-        prop_assert!(*e == *p || *e == SLVERR, "edge {} for port {}", e, p);
+        prop_assert!(
+            e.1 == p.1 && (e.0 == p.0 || e.0 == SLVERR),
+            "edge {:?} for port {:?}",
+            e,
+            p
+        );
     }
     Ok(held_doorbells)
 }

@@ -346,6 +346,7 @@ module onerma_nic #(
   // ---------------------------------------------------------------------------------------
   logic                 cp_bvalid, cp_bready;
   logic [1:0]           cp_bresp;
+  logic [CmdIdWidth-1:0] cp_bid;
   logic                 sub_valid, sub_ready;
   logic [SlotWidth-1:0] sub_slot;
   cmd_t                 sub_cmd;
@@ -364,7 +365,7 @@ module onerma_nic #(
     .s_axi_wlast_i,
     .s_axi_bvalid_o (cp_bvalid),
     .s_axi_bready_i (cp_bready),
-    .s_axi_bid_o,
+    .s_axi_bid_o    (cp_bid),
     .s_axi_bresp_o  (cp_bresp),
     .s_axi_arvalid_i, .s_axi_arready_o, .s_axi_arid_i, .s_axi_arlen_i, .s_axi_rvalid_o,
     .s_axi_rready_i, .s_axi_rid_o, .s_axi_rdata_o, .s_axi_rresp_o, .s_axi_rlast_o,
@@ -457,19 +458,24 @@ module onerma_nic #(
   );
 
   // §2.2: a command dropped for its completion region is answered SLVERR: the command port's B
-  // waits for its doorbell's verdict (onerma_cmd_bgate, which also keeps an offered B held).
-  onerma_cmd_bgate u_cmd_bgate (
+  // is queued until its doorbell's verdict (onerma_cmd_bgate, which also keeps an offered B
+  // held), so the port takes the next doorbell meanwhile.
+  onerma_cmd_bgate #(
+    .IdWidth(CmdIdWidth)
+  ) u_cmd_bgate (
     .clk_i, .rst_ni,
     .cp_bvalid_i   (cp_bvalid),
     .cp_bready_o   (cp_bready),
     .cp_bresp_i    (cp_bresp),
+    .cp_bid_i      (cp_bid),
     .sub_valid_i   (sub_valid),
     .sub_ready_i   (sub_ready),
     .bad_cq_i      (bad_cq),
     .acc_valid_i   (acc_valid),
     .s_axi_bvalid_o,
     .s_axi_bready_i,
-    .s_axi_bresp_o
+    .s_axi_bresp_o,
+    .s_axi_bid_o
   );
 
   // The reservation of each slot's op for the dispatch stage: a READ's ceil(length / 64) lines;
