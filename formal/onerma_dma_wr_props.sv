@@ -198,10 +198,9 @@ module onerma_dma_wr_props #(
   logic [4:0]             f_perm_q;
   logic                   f_live_q;     // a request has been taken
   logic                   f_dead_q;     // its check failed (an answer not voided by a commit)
-  logic                   f_berr_q;     // an error B of one of its bursts
   logic                   f_look_q, f_look_commit_q, f_ok_q;
   logic [CntW-1:0]        f_out_q, f_old_q, f_drain_q, f_out_next;
-  logic                   f_aw_held_q, f_new_aw, f_b_fire, f_b_err, f_b_cur;
+  logic                   f_aw_held_q, f_new_aw, f_b_fire, f_b_cur;
   // The answer of the previous cycle, as the AW it allows: a take in its cycle (f_tk_ans_q)
   // means the AW, if any, is the answered request's and must be its last burst.
   logic                   f_tk_ans_q, f_exp_dead_q, f_exp_last_q;
@@ -227,7 +226,6 @@ module onerma_dma_wr_props #(
 
   assign f_new_aw  = m_axi_awvalid_o && !f_aw_held_q;
   assign f_b_fire  = m_axi_bvalid_i && m_axi_bready_o;
-  assign f_b_err   = m_axi_bresp_i[1];
   assign f_b_cur   = f_old_q == '0;   // the B belongs to the engine's request
   assign f_out_next = f_out_q + CntW'(f_new_aw) - CntW'(f_b_fire);
 
@@ -249,7 +247,6 @@ module onerma_dma_wr_props #(
     if (!rst_ni) begin
       f_live_q        <= 1'b0;
       f_dead_q        <= 1'b0;
-      f_berr_q        <= 1'b0;
       f_look_q        <= 1'b0;
       f_tk_ans_q      <= 1'b0;
       f_look_commit_q <= 1'b0;
@@ -274,12 +271,10 @@ module onerma_dma_wr_props #(
         f_drain_q <= f_drain_q - 1'b1;
       end
       if (f_look_q && !f_look_commit_q && !rrt_commit_i && !f_pass) f_dead_q <= 1'b1;
-      if (f_b_fire && f_b_cur && f_b_err) f_berr_q <= 1'b1;
       f_old_q <= f_old_q + CntW'(f_new_aw && f_tk_ans_q) - CntW'(f_b_fire && !f_b_cur);
       if (f_take) begin
         f_live_q   <= 1'b1;
         f_dead_q   <= 1'b0;
-        f_berr_q   <= 1'b0;
         f_old_q    <= f_out_next;
       end
       for (int unsigned c = 0; c < NumClients; c++) begin

@@ -38,8 +38,9 @@ module onerma_cmd_bgate #(
   output logic [IdWidth-1:0] s_axi_bid_o
 );
 
-  // Undecided submissions are at most one per queued B plus the port's offered one and the
-  // one in the checks; 2-bit counts per B and a verdict queue of 2 * Depth + 4 bits hold them.
+  // A B carries at most two submissions (the port's bound, docs/nic.md), so the verdicts not
+  // yet consumed are at most two per queued B plus two counted in `since_q`: 2 * Depth + 4 bits
+  // hold them.
   localparam int unsigned VqBits = 2 * Depth + 4;
   localparam int unsigned VqW    = $clog2(VqBits + 1);
 
@@ -104,7 +105,7 @@ module onerma_cmd_bgate #(
       vq_n_q     <= '0;
     end else begin
       sub_held_q <= sub_valid_i && !sub_ready_i;
-      since_q    <= (in_valid && in_ready) ? 2'd0 : since_q + 2'(sub_new);
+      since_q    <= in_valid ? 2'd0 : since_q + 2'(sub_new);
       vq_bits_q  <= verdict ? vq_shift | (VqBits'(bad_cq_i) << vq_left) : vq_shift;
       vq_n_q     <= vq_left + VqW'(verdict);
     end

@@ -45,11 +45,12 @@ fn responsive_server<D: NicPorts>() -> NicConfig {
     s.host = HostConfig {
         read_latency: 0,
         write_latency: 0,
-        bytes_per_cycle: s.host.bytes_per_cycle,
+        ..s.host
     };
     s
 }
 
+/// [`fast_rig`] with the model server's configuration `scfg`.
 fn fast_rig_served<D: NicPorts>(seed: u64, scfg: NicConfig) -> Result<Rig<D>, CliError> {
     let mut f = fabric(seed, false, false);
     f.latency = 0;

@@ -257,47 +257,40 @@ impl Initiator {
             .map(|o| o.deadline)
     }
 
-    /// `(completion address, deadline)` of the dispatched op in flight on `slot` that has no
-    /// status yet.
-    pub(crate) fn live_cq(&self, slot: u16) -> Option<(u64, u64)> {
+    /// The dispatched op in flight on `slot` that has no status yet.
+    fn live(&self, slot: u16) -> Option<&Op> {
         self.slots
             .get(usize::from(slot))
             .and_then(|s| s.op.as_ref())
             .filter(|o| o.t_disp.is_some() && o.ending.is_none())
-            .map(|o| (o.cq_addr, o.deadline))
+    }
+
+    /// `(completion address, deadline)` of the dispatched op in flight on `slot` that has no
+    /// status yet.
+    pub(crate) fn live_cq(&self, slot: u16) -> Option<(u64, u64)> {
+        self.live(slot).map(|o| (o.cq_addr, o.deadline))
     }
 
     /// `(completion address, arrival, deadline before)` of the dispatched op in flight on
     /// `slot` that has no status yet and was re-armed by a WR_RDREQ.
     pub(crate) fn rearmed_cq(&self, slot: u16) -> Option<(u64, u64, u64)> {
-        self.slots
-            .get(usize::from(slot))
-            .and_then(|s| s.op.as_ref())
-            .filter(|o| o.t_disp.is_some() && o.ending.is_none())
+        self.live(slot)
             .and_then(|o| o.rearmed.map(|(t, d)| (o.cq_addr, t, d)))
     }
 
     /// `[start, end)` of a slot's live op's local bytes (the READ landing or WRITE source).
     pub(crate) fn live_local(&self, slot: u16) -> Option<(u64, u64)> {
-        self.slots
-            .get(usize::from(slot))
-            .and_then(|s| s.op.as_ref())
-            .filter(|o| o.t_disp.is_some() && o.ending.is_none())
-            .map(|o| {
-                (
-                    o.local_addr,
-                    o.local_addr.wrapping_add(u64::from(o.cmd.length)),
-                )
-            })
+        self.live(slot).map(|o| {
+            (
+                o.local_addr,
+                o.local_addr.wrapping_add(u64::from(o.cmd.length)),
+            )
+        })
     }
 
     /// The key of a slot's live op.
     pub(crate) fn live_key(&self, slot: u16) -> Option<&CipherKey> {
-        self.slots
-            .get(usize::from(slot))
-            .and_then(|s| s.op.as_ref())
-            .filter(|o| o.t_disp.is_some() && o.ending.is_none())
-            .map(|o| &o.kd)
+        self.live(slot).map(|o| &o.kd)
     }
 
     /// The current op instance of a slot (0 for a slot out of range).
