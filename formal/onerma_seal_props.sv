@@ -632,28 +632,59 @@ module onerma_seal_props #(
   end
 
   // din: the words in the fetch pipeline (read register and 2-word FIFO), the message being
-  // fetched, the issued descriptors' queue, in descriptor order.
-  logic [31:0] fnf, fk, fa;
+  // fetched, the staged queue being fetched from, in staging order. That list is the taken
+  // descriptors owing words (the din shadow) followed by the staged messages not yet taken (the
+  // descriptor read or register, then the ready queue): words are fetched from staging on and
+  // offered only once their descriptor is taken.
+  logic [31:0] fnf, fk, fa, dn, nk;
+  logic [N:0][StW-1:0] l_st;    // the list's stages
+  logic [N:0][31:0]    l_left;  // and words still to pass din
+  logic [2:0]          fw_last; // the pipeline's words, oldest first: the last of their message
   assign fnf = fq_n + 32'(i_rd_valid);
   // A message whose words are all read but not all taken (at most one: a message has >= 2
   // words, its header's, which needs Lanes <= 2).
   assign fk  = i_f_active ? 32'(fnf > i_f_idx) : 32'(fnf != 0);
   assign fa  = fk + 32'(i_f_active);
+  assign dn  = 32'(dq_n_q);
+  // Of the pipeline's words, those of the message read whole (its last ones).
+  assign nk  = (fk != 0) ? fnf - (i_f_active ? i_f_idx : 0) : 0;
+  always_comb begin
+    for (int unsigned k = 0; k <= N; k++) begin
+      if (k < dn) begin
+        l_st[k]   = dq_stage_q[k];
+        l_left[k] = 32'(dq_left_q[k]);
+      end else begin
+        if (k - dn < a0) l_st[k] = i_dstage;
+        else l_st[k] = rq_e[(k - dn - a0) % N];
+        l_left[k] = dwords(i_len[l_st[k]]);
+      end
+    end
+    for (int unsigned j = 0; j < 3; j++) begin
+      fw_last[j] = 1'b0;
+      if (j < fq_n) fw_last[j] = onerma_seal.u_fetch_q.mem_q[(32'(onerma_seal.u_fetch_q.rptr_q) + j) % 2].last;
+      else if (j == fq_n) fw_last[j] = onerma_seal.rd_last_q;
+    end
+  end
   always_comb if (rst_ni) begin
     assert (fnf <= 2);
-    assert (32'(dq_n_q) == fa + iq_n);
-    if (fk != 0) assert (32'(dq_left_q[0]) == fnf - (i_f_active ? i_f_idx : 0));
+    assert (fa + iq_n == dn + a0 + rq_n);
+    assert (32'(onerma_seal.tk_q) == dn);
+    if (fk != 0) assert (l_left[0] == nk);
     if (i_f_active) begin
       assert (i_f_idx < i_f_n && i_f_n == dwords(i_len[i_f_stage]));
-      assert (32'(dq_left_q[fk]) == (fk != 0 ? i_f_n : i_f_n - i_f_idx + fnf));
-      assert (dq_stage_q[fk] == i_f_stage);
+      assert (l_left[fk] == (fk != 0 ? i_f_n : i_f_n - i_f_idx + fnf));
+      assert (l_st[fk] == i_f_stage);
       // Once a message's word is offered, its next one is stored or being read.
       if (fk == 0 && fq_n != 0) assert (fnf == 2);
     end
+    // Only the last word of the message read whole is its message's last.
+    for (int unsigned j = 0; j < 2; j++) begin
+      if (j < fnf) assert (fw_last[j] == (j + 1 == nk));
+    end
     for (int unsigned i = 0; i < N; i++) begin
       if (i < iq_n) begin
-        assert (32'(dq_left_q[fa + i]) == dwords(i_len[iq_e[i]]));
-        assert (dq_stage_q[fa + i] == iq_e[i]);
+        assert (l_left[fa + i] == dwords(i_len[iq_e[i]]));
+        assert (l_st[fa + i] == iq_e[i]);
       end
     end
     for (int unsigned i = 0; i < N; i++) begin

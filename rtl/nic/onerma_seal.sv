@@ -397,9 +397,21 @@ module onerma_seal #(
     end
   end
 
-  // Stages whose descriptor the pool took, in that order: the order of their din beats.
-  logic           iss_valid, iss_pop, iss_in_ready;
-  logic [StW-1:0] iss_stage;
+  // Staged messages in staging order, which is also descriptor order and so the order of their
+  // din words, waiting for the fetch (below). Their words are fetched from staging on, before
+  // the descriptor is taken, so that they are ready when the pool's shared din stream turns to
+  // this client: fetched after the descriptor they left the stream idle for three cycles per
+  // message (measured: 64 B READs on 4 engines). Words are offered only once their descriptor is
+  // taken (`tk_q` below). A message staged while the fetch is free and nothing waits starts its
+  // fetch at once (`f_direct`) and never enters the queue.
+  logic           iss_valid, iss_pop, iss_in_ready, stg_push, iss_push, f_direct;
+  logic [StW-1:0] iss_stage, stg_stage;
+  logic [LW-1:0]  stg_len;
+
+  assign stg_push  = (job_fire && (job_len == '0)) || (pay_end && !pay_drop);
+  assign stg_stage = job_fire ? alloc : in_stage_q;
+  assign stg_len   = job_fire ? job_len : len_q[in_stage_q];
+  assign iss_push  = stg_push && !f_direct;
 
   onerma_fifo #(
     .Width(StW),
@@ -408,9 +420,9 @@ module onerma_seal #(
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .flush_i    (1'b0),
-    .in_valid_i (desc_fire),
+    .in_valid_i (iss_push),
     .in_ready_o (iss_in_ready),
-    .in_data_i  (dstage_q),
+    .in_data_i  (stg_stage),
     .out_valid_o(iss_valid),
     .out_ready_i(iss_pop),
     .out_data_o (iss_stage),
@@ -450,7 +462,10 @@ module onerma_seal #(
   // Lanes = NL a whole header or plaintext row) through a 2-word FIFO. A read is
   // issued while the words stored plus the one in flight, minus the one leaving, stay below 2;
   // so from a message's first word on, its next word is always stored or in flight and din_valid
-  // never drops before the message's last word.
+  // never drops before the message's last word. A word read while the FIFO is empty is offered
+  // from the read register and enters the FIFO only if it is not taken (fall-through): with the
+  // direct start, a message staged on an idle sealer has its first word on din two cycles
+  // later, in the cycle its bypassed descriptor can first reach the head of the pool's order.
   // ---------------------------------------------------------------------------------------------
   typedef struct packed {
     logic [WordW-1:0] data;
@@ -460,10 +475,10 @@ module onerma_seal #(
   logic           f_active_q;
   logic [StW-1:0] f_stage_q;
   logic [FW-1:0]  f_idx_q, f_n_q;
-  logic           f_issue, f_last, f_start;
+  logic           f_issue, f_last, f_start, f_push, f_pop;
   logic [1:0]     f_count;
   logic           f_in_ready, f_out_valid, din_fire;
-  fword_t         f_in, f_out;
+  fword_t         f_in, f_out, f_head;
   // Read pipeline (one cycle, the RAM's output register).
   logic           rd_valid_q, rd_hdr_q, rd_last_q;
   logic [1:0]     rd_hword_q;
@@ -473,13 +488,14 @@ module onerma_seal #(
   logic [PW-1:0]  pt_addr;
   logic [FW-1:0]  pword;
 
-  assign f_issue = f_active_q &&
-                   ((3'(f_count) + 3'(rd_valid_q) - 3'(din_fire)) < 3'd2);
-  assign f_last  = f_issue && (f_idx_q == f_n_q - FW'(1));
-  assign f_start = iss_valid && (!f_active_q || f_last);
-  assign iss_pop = f_start;
-  assign pword   = f_idx_q - FW'(HdrWords);
-  assign pt_addr = PW'(32'(f_stage_q) * PayRows + 32'(pword) / LpR);
+  assign f_issue  = f_active_q &&
+                    ((3'(f_count) + 3'(rd_valid_q) - 3'(din_fire)) < 3'd2);
+  assign f_last   = f_issue && (f_idx_q == f_n_q - FW'(1));
+  assign f_start  = (iss_valid || stg_push) && (!f_active_q || f_last);
+  assign f_direct = stg_push && !iss_valid && (!f_active_q || f_last);
+  assign iss_pop  = f_start && iss_valid;
+  assign pword    = f_idx_q - FW'(HdrWords);
+  assign pt_addr  = PW'(32'(f_stage_q) * PayRows + 32'(pword) / LpR);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -492,9 +508,9 @@ module onerma_seal #(
       rd_valid_q <= f_issue;
       if (f_start) begin
         f_active_q <= 1'b1;
-        f_stage_q  <= iss_stage;
+        f_stage_q  <= iss_valid ? iss_stage : stg_stage;
         f_idx_q    <= '0;
-        f_n_q      <= din_words(len_q[iss_stage]);
+        f_n_q      <= din_words(iss_valid ? len_q[iss_stage] : stg_len);
       end else if (f_last) begin
         f_active_q <= 1'b0;
       end else if (f_issue) begin
@@ -527,6 +543,9 @@ module onerma_seal #(
     end
   end
 
+  assign f_pop  = f_out_valid && din_fire;
+  assign f_push = rd_valid_q && !(!f_out_valid && din_fire);
+
   onerma_fifo #(
     .T    (fword_t),
     .Depth(2)
@@ -534,17 +553,31 @@ module onerma_seal #(
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .flush_i    (1'b0),
-    .in_valid_i (rd_valid_q),
+    .in_valid_i (f_push),
     .in_ready_o (f_in_ready),
     .in_data_i  (f_in),
     .out_valid_o(f_out_valid),
-    .out_ready_i(din_fire),
+    .out_ready_i(f_pop),
     .out_data_o (f_out),
     .count_o    (f_count)
   );
 
-  assign din_valid_o     = f_out_valid;
-  assign din_data_o.data = f_out.data;
+  // Messages whose descriptor the pool took and whose last din word has not left. Fetching and
+  // describing both go in staging order, so the word at the head belongs to the oldest message
+  // with words left, which is a taken one iff there is any.
+  logic [StW:0] tk_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tk_q <= '0;
+    end else begin
+      tk_q <= tk_q + (StW + 1)'(desc_fire) - (StW + 1)'(din_fire && f_head.last);
+    end
+  end
+
+  assign f_head          = f_out_valid ? f_out : f_in;
+  assign din_valid_o     = (f_out_valid || rd_valid_q) && (tk_q != '0);
+  assign din_data_o.data = f_head.data;
   assign din_fire        = din_valid_o && din_ready_i;
 
   // ---------------------------------------------------------------------------------------------
@@ -845,7 +878,7 @@ module onerma_seal #(
   // encrypting) and the meta bits above the stage index.
   logic unused;
   assign unused = ^{rdy_in_ready, iss_in_ready, send_in_ready, f_in_ready, o_in_ready,
-                    f_out.last, res_data_i.auth_ok,
+                    res_data_i.auth_ok,
                     dout_data_i.meta, res_data_i.meta};
 
 `ifndef SYNTHESIS
@@ -854,9 +887,9 @@ module onerma_seal #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       assert (!rdy_push || rdy_in_ready);
-      assert (!desc_fire || iss_in_ready);
+      assert (!iss_push || iss_in_ready);
       assert (!desc_fire || send_in_ready);
-      assert (!rd_valid_q || f_in_ready);
+      assert (!f_push || f_in_ready);
       assert (!ord_valid_q || o_in_ready);
     end
   end
