@@ -433,9 +433,9 @@ module onerma_seal #(
 
   // The same stages, in the same order, kept until their frame starts: frames leave in this
   // order (descriptor order = staging order = counter order), so the wire order is the counter
-  // order, which an observer inferring dispatch order from request frames needs. Pushed with the
-  // issued queue rather than at staging: the order is the same and a message can finish only
-  // once described. The head's done flags stay set until its stage is reused.
+  // order, which an observer inferring dispatch order from request frames needs. Pushed at the
+  // descriptor handshake rather than at staging: the order is the same and a message can finish
+  // only once described. The head's done flags stay set until its stage is reused.
   logic           send_valid, send_pop, send_in_ready;
   logic [StW-1:0] send_stage;
 
