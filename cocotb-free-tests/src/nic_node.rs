@@ -252,6 +252,10 @@ pub struct Node<D: NicPorts = Dut> {
     served_ranges: Vec<(u64, u64)>,
     /// The end of the served chunk being read.
     served_chunk_end: Option<u64>,
+    /// The ends of every served chunk the open chunk's first burst fitted: when two READs'
+    /// chunks start at one address and that burst ends at a 4 KB page, both fit it, and the
+    /// continuing burst's length tells them apart.
+    served_cands: Vec<u64>,
     /// Where the last burst inside the open chunk ended: a burst starting there continues that
     /// chunk (a chunk crossing a 4 KB page is read as two bursts), even if another READ's chunk
     /// starts at the same address.
@@ -338,6 +342,7 @@ impl<D: NicPorts> Node<D> {
             rtl_served: Vec::new(),
             served_ranges: Vec::new(),
             served_chunk_end: None,
+            served_cands: Vec::new(),
             served_next: None,
             frame_log: Vec::new(),
             log_frames: false,
@@ -874,14 +879,15 @@ impl<D: NicPorts> Node<D> {
             // address, the one whose chunk length fits the burst's beat count (a burst ends at
             // its chunk's end unless a 4 KB page ends first, inside the chunk).
             let bus = self.top.bus as u64;
-            let fits = |e: u64| {
-                let chunk_end = e.min(a.addr + 1024);
+            // Whether this burst is how the device reads from `a.addr` to `chunk_end`.
+            let fits_end = |chunk_end: u64| {
                 let l = chunk_end - a.addr;
                 let page_end = (a.addr | 0xfff) + 1;
                 let burst_end = (a.addr & !(bus - 1)) + a.beats() as u64 * bus;
                 (burst_end == page_end && chunk_end >= page_end)
                     || (a.addr % bus + l).div_ceil(bus) == a.beats() as u64
             };
+            let fits = |e: u64| fits_end(e.min(a.addr + 1024));
             let starts: Vec<u64> = self
                 .served_ranges
                 .iter()
@@ -891,8 +897,22 @@ impl<D: NicPorts> Node<D> {
             let continues = self.served_next == Some(a.addr)
                 && self.served_chunk_end.is_some_and(|e| a.addr < e);
             let mut claimed = continues;
+            if continues
+                && let Some(&e) = self
+                    .served_cands
+                    .iter()
+                    .find(|&&e| a.addr < e && fits_end(e))
+            {
+                self.served_chunk_end = Some(e);
+                self.served_cands = vec![e];
+            }
             if !continues && let Some(e) = starts.iter().find(|&&e| fits(e)).or(starts.first()) {
                 self.served_chunk_end = Some((*e).min(a.addr + 1024));
+                self.served_cands = starts
+                    .iter()
+                    .filter(|&&e| fits(e))
+                    .map(|&e| e.min(a.addr + 1024))
+                    .collect();
                 claimed = true;
             }
             self.served_next = None;
