@@ -1191,7 +1191,8 @@ impl Observer {
             }
             // The device decided the service before its WR_RDREQ left (up to `tx_lag`): the
             // shadow may have discarded the request by age meanwhile.
-            self.shadow.revive_aged_write(now, h.prev_counter);
+            self.shadow
+                .revive_aged_write(now, h.dst_nic, h.prev_counter);
             if self.shadow.window_free() < wire::QUANTUM_LINES {
                 // As in `dispatch`: admitted before a reservation the device showed earlier.
                 self.shadow.admit_slack = self.recent_slack(now);

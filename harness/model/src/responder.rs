@@ -398,27 +398,20 @@ impl Nic {
         .map(|r| (r.hdr.src_nic, r.hdr.counter, r.either))
     }
 
-    /// Observer: the device shows the service of the WRITE/REKEY request with counter `counter`
-    /// (its WR_RDREQ leaves up to `write_age_lag` cycles after the decision). If the shadow
-    /// discarded that request by age within that lag, the device served it before its limit:
-    /// it goes back to the head of the queue (the heads the shadow discarded before it stay
-    /// discarded: the device, serving in order, discarded them too).
-    pub(crate) fn revive_aged_write(&mut self, now: u64, counter: u64) {
+    /// Observer: the device shows the service of the WRITE/REKEY request of `initiator` with
+    /// counter `counter` (its WR_RDREQ leaves up to `write_age_lag` cycles after the decision).
+    /// If the shadow discarded that request by age within that lag, the device served it before
+    /// its limit: it goes back to the head of the queue (the heads the shadow discarded before it
+    /// stay discarded: the device, serving in order, discarded them too). A request is named by
+    /// both: counters are per sending NIC, so two initiators' requests can carry the same one.
+    pub(crate) fn revive_aged_write(&mut self, now: u64, initiator: u32, counter: u64) {
         let lag = self.write_age_lag;
         self.rsp.aged_writes.retain(|(t, _)| t + lag >= now);
-        if self
-            .rsp
-            .writes
-            .front()
-            .is_some_and(|r| r.hdr.counter == counter)
-        {
+        let is = |r: &InReq| r.hdr.src_nic == initiator && r.hdr.counter == counter;
+        if self.rsp.writes.front().is_some_and(is) {
             return;
         }
-        if let Some(p) = self
-            .rsp
-            .aged_writes
-            .iter()
-            .position(|(_, r)| r.hdr.counter == counter)
+        if let Some(p) = self.rsp.aged_writes.iter().position(|(_, r)| is(r))
             && let Some((_, r)) = self.rsp.aged_writes.remove(p)
         {
             self.rsp.writes.push_front(r);
