@@ -906,13 +906,14 @@ impl<D: NicPorts> Node<D> {
                 self.served_chunk_end = Some(e);
                 self.served_cands = vec![e];
             }
-            if !continues && let Some(e) = starts.iter().find(|&&e| fits(e)).or(starts.first()) {
-                self.served_chunk_end = Some((*e).min(a.addr + 1024));
+            if !continues && let Some(&first) = starts.first() {
                 self.served_cands = starts
                     .iter()
                     .filter(|&&e| fits(e))
                     .map(|&e| e.min(a.addr + 1024))
                     .collect();
+                let end = self.served_cands.first().copied().unwrap_or(first);
+                self.served_chunk_end = Some(end.min(a.addr + 1024));
                 claimed = true;
             }
             self.served_next = None;

@@ -311,9 +311,16 @@ module onerma_seal #(
   logic           rdy_push, rdy_valid, rdy_pop, rdy_in_ready;
   logic [StW-1:0] rdy_stage;
 
-  // A job without payload whose descriptor can be offered at once (below) skips the queue.
-  logic d_free, d_byp;
-  assign rdy_push = (job_fire && (job_len == '0) && !d_free) || (pay_end && !pay_drop);
+  // A message is staged at its acceptance without payload, or at its last payload beat unless
+  // dropped (job and payload beats are never taken in one cycle). A job without payload whose
+  // descriptor can be offered at once (below) skips the queue.
+  logic           d_free, d_byp, stg_push;
+  logic [StW-1:0] stg_stage;
+  logic [LW-1:0]  stg_len;
+  assign stg_push  = (job_fire && (job_len == '0)) || (pay_end && !pay_drop);
+  assign stg_stage = job_fire ? alloc : in_stage_q;
+  assign stg_len   = job_fire ? job_len : len_q[in_stage_q];
+  assign rdy_push  = stg_push && !d_byp;
 
   onerma_fifo #(
     .Width(StW),
@@ -324,7 +331,7 @@ module onerma_seal #(
     .flush_i    (1'b0),
     .in_valid_i (rdy_push),
     .in_ready_o (rdy_in_ready),
-    .in_data_i  (job_fire ? alloc : in_stage_q),
+    .in_data_i  (stg_stage),
     .out_valid_o(rdy_valid),
     .out_ready_i(rdy_pop),
     .out_data_o (rdy_stage),
@@ -404,14 +411,10 @@ module onerma_seal #(
   // message (measured: 64 B READs on 4 engines). Words are offered only once their descriptor is
   // taken (`tk_q` below). A message staged while the fetch is free and nothing waits starts its
   // fetch at once (`f_direct`) and never enters the queue.
-  logic           iss_valid, iss_pop, iss_in_ready, stg_push, iss_push, f_direct;
-  logic [StW-1:0] iss_stage, stg_stage;
-  logic [LW-1:0]  stg_len;
+  logic           iss_valid, iss_pop, iss_in_ready, iss_push, f_direct;
+  logic [StW-1:0] iss_stage;
 
-  assign stg_push  = (job_fire && (job_len == '0)) || (pay_end && !pay_drop);
-  assign stg_stage = job_fire ? alloc : in_stage_q;
-  assign stg_len   = job_fire ? job_len : len_q[in_stage_q];
-  assign iss_push  = stg_push && !f_direct;
+  assign iss_push = stg_push && !f_direct;
 
   onerma_fifo #(
     .Width(StW),
@@ -492,7 +495,7 @@ module onerma_seal #(
                     ((3'(f_count) + 3'(rd_valid_q) - 3'(din_fire)) < 3'd2);
   assign f_last   = f_issue && (f_idx_q == f_n_q - FW'(1));
   assign f_start  = (iss_valid || stg_push) && (!f_active_q || f_last);
-  assign f_direct = stg_push && !iss_valid && (!f_active_q || f_last);
+  assign f_direct = f_start && !iss_valid;
   assign iss_pop  = f_start && iss_valid;
   assign pword    = f_idx_q - FW'(HdrWords);
   assign pt_addr  = PW'(32'(f_stage_q) * PayRows + 32'(pword) / LpR);
