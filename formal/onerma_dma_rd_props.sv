@@ -11,11 +11,14 @@
 // on each burst's last beat. The RRT answer, every ready and the commit pulse are free inputs.
 //
 // Asserted, with shadows fed by the ports only:
+// - every lookup is of the engine's request's region, or of the request taken in its cycle;
 // - every AR, in the first cycle it is offered, follows in the previous cycle a lookup answer of
 //   the request's region that passes §4.1 for the whole request (computed here), with no commit
 //   in the lookup or the answer cycle; it is the next burst of that request (address and beats
 //   of the 4 KB / MaxBurstBeats cut), lies inside the request and the region, does not cross
-//   4 KB, and never follows a failed check of the same request;
+//   4 KB, and never follows a failed check of the same request. The answer's expectations are
+//   registered in its cycle: the next request may be taken (and looked up) in that cycle, and
+//   then the AR must be the answered request's last burst;
 // - responses: never more than accepted, in order per client (tags);
 // - quiesce_o is 0 while a burst offered before the latest commit has not had its last R beat;
 // - stream rules on every output stream.
@@ -195,6 +198,12 @@ module onerma_dma_rd_props #(
   logic                   f_look_q, f_look_commit_q, f_ok_q;
   logic [CntW-1:0]        f_out_q, f_old_q, f_drain_q, f_out_next;
   logic                   f_ar_held_q, f_new_ar, f_b_fire, f_b_cur;
+  // The answer of the previous cycle, as the AR it allows: a take in its cycle (f_tk_ans_q)
+  // means the AR, if any, is the answered request's and must be its last burst.
+  logic                   f_tk_ans_q, f_exp_dead_q, f_exp_last_q;
+  logic [64:0]            f_exp_addr_q, f_exp_end_q;
+  logic [63:0]            f_exp_addr0_q;
+  logic [12:0]            f_exp_beats_q;
 
   logic [4:0]  f_have;
   logic [64:0] f_end, f_reg_end;
@@ -236,6 +245,7 @@ module onerma_dma_rd_props #(
       f_live_q        <= 1'b0;
       f_dead_q        <= 1'b0;
       f_look_q        <= 1'b0;
+      f_tk_ans_q      <= 1'b0;
       f_look_commit_q <= 1'b0;
       f_ok_q          <= 1'b0;
       f_out_q         <= '0;
@@ -247,6 +257,7 @@ module onerma_dma_rd_props #(
       f_open_q        <= '0;
     end else begin
       f_look_q        <= rrt_valid_o && rrt_ready_i;
+      f_tk_ans_q      <= f_take && f_look_q;
       f_look_commit_q <= rrt_valid_o && rrt_ready_i && rrt_commit_i;
       f_ok_q          <= f_look_q && !f_look_commit_q && !rrt_commit_i && f_pass;
       f_ar_held_q     <= m_axi_arvalid_o && !m_axi_arready_i;
@@ -257,7 +268,7 @@ module onerma_dma_rd_props #(
         f_drain_q <= f_drain_q - 1'b1;
       end
       if (f_look_q && !f_look_commit_q && !rrt_commit_i && !f_pass) f_dead_q <= 1'b1;
-      if (f_b_fire && !f_b_cur) f_old_q <= f_old_q - 1'b1;
+      f_old_q <= f_old_q + CntW'(f_new_ar && f_tk_ans_q) - CntW'(f_b_fire && !f_b_cur);
       if (f_take) begin
         f_live_q   <= 1'b1;
         f_dead_q   <= 1'b0;
@@ -274,7 +285,15 @@ module onerma_dma_rd_props #(
 
   // The request's fields (meaningful once f_live_q).
   always_ff @(posedge clk_i) begin
-    if (f_new_ar) f_next_q <= {f_next_q[64:OffW] + (65 - OffW)'(f_beats), OffW'(0)};
+    if (f_new_ar && !f_tk_ans_q) f_next_q <= {f_next_q[64:OffW] + (65 - OffW)'(f_beats), OffW'(0)};
+    if (f_look_q) begin
+      f_exp_dead_q  <= f_dead_q;
+      f_exp_last_q  <= f_stop == f_end;
+      f_exp_addr_q  <= f_next_q;
+      f_exp_addr0_q <= f_addr_q;
+      f_exp_end_q   <= f_end;
+      f_exp_beats_q <= f_beats;
+    end
     if (f_take) begin
       f_addr_q   <= req_addr_i[f_take_c];
       f_next_q   <= {1'b0, req_addr_i[f_take_c]};
@@ -325,18 +344,25 @@ module onerma_dma_rd_props #(
 
   // ---- The assertions.
   always_comb if (rst_ni) begin
-    if (rrt_valid_o) assert (f_live_q && rrt_idx_o == f_region_q);
+    // A lookup is of the engine's request's region, or of the request taken in its cycle.
+    if (rrt_valid_o && rrt_ready_i) begin
+      if (f_take) assert (rrt_idx_o == req_region_i[f_take_c]);
+      else assert (f_live_q && rrt_idx_o == f_region_q);
+    end
     if (f_new_ar) begin
-      // A passing check of this request, answered in the previous cycle, no commit since.
-      assert (f_live_q && f_ok_q && !f_dead_q);
-      // The next burst of the cut.
-      assert ({1'b0, m_axi_araddr_o} == f_next_q);
-      assert (13'(m_axi_arlen_o) + 13'd1 == f_beats);
+      // A passing check of the answered request in the previous cycle, no commit since, and
+      // no failed check of that request before.
+      assert (f_live_q && f_ok_q && !f_exp_dead_q);
+      // The next burst of its cut; its last if the next request was taken meanwhile.
+      assert ({1'b0, m_axi_araddr_o} == f_exp_addr_q);
+      assert (13'(m_axi_arlen_o) + 13'd1 == f_exp_beats_q);
+      if (f_tk_ans_q) assert (f_exp_last_q);
       assert (m_axi_arsize_o == 3'(OffW) && m_axi_arburst_o == 2'b01);
       // Inside the request and the region; within one 4 KB page.
-      assert (m_axi_araddr_o >= f_addr_q && {1'b0, m_axi_araddr_o} < f_end);
+      assert (m_axi_araddr_o >= f_exp_addr0_q && {1'b0, m_axi_araddr_o} < f_exp_end_q);
       assert (m_axi_araddr_o >= f_base_q && {1'b0, m_axi_araddr_o} < f_rend_q);
-      assert ({1'b0, m_axi_araddr_o[63:OffW], OffW'(0)} + 65'(m_axi_arlen_o) * 65'(Bytes) < f_end);
+      assert ({1'b0, m_axi_araddr_o[63:OffW], OffW'(0)} + 65'(m_axi_arlen_o) * 65'(Bytes) <
+              f_exp_end_q);
       assert (32'(m_axi_araddr_o[11:OffW]) + 32'(m_axi_arlen_o) < PageBeats);
       assert (f_out_q < CntW'(MaxOutstanding));
     end
@@ -381,17 +407,20 @@ module onerma_dma_rd_props #(
     end
     if (f_eng_on) begin
       assert (f_next_q < f_end);
-      assert ({1'b0, onerma_dma_rd.baddr_q} == (f_new_ar ? f_after : f_next_q));
+      assert ({1'b0, onerma_dma_rd.baddr_q} == ((f_new_ar && !f_tk_ans_q) ? f_after : f_next_q));
       assert (onerma_dma_rd.left_q == f_rem(onerma_dma_rd.baddr_q));
       assert (onerma_dma_rd.left_q != '0);
       assert (onerma_dma_rd.first_q == (onerma_dma_rd.baddr_q == f_addr_q));
     end
-    if (f_new_ar) assert (f_eng_on || f_eng == FEEnd);
+    // A take is a lookup: the engine answers next cycle, and the AR of the answer it took in
+    // is offered then.
+    if (f_tk_ans_q) assert (f_eng == FEAns && f_new_ar);
     if (f_dead_q && f_eng != FEIdle) assert (f_eng inside {FEDiscard, FEEnd});
     assert (f_look_q == (f_eng == FEAns));
     assert (onerma_dma_rd.look_commit_q == f_look_commit_q);
     if (f_ar_held_q) assert (onerma_dma_rd.ar_q);
-    if (f_eng == FELook || f_eng == FEAns) begin
+    if (f_eng == FELook) begin
+      // The resources EWait reserved for the burst.
       assert (!onerma_dma_rd.ar_q && 32'(onerma_dma_rd.out_q) < MaxOutstanding);
       assert (onerma_dma_rd.seg_ready);
     end
@@ -636,6 +665,12 @@ module onerma_dma_rd_props #(
     cover (f_new_ar && m_axi_araddr_o[11:OffW] == '1);
     cover (quiesce_o && f_out_q != '0);
     cover (!quiesce_o && past_valid_q);
+    // A request taken (and looked up) in the answer cycle of the previous one's last burst,
+    // twice in a row: one single-burst request per cycle.
+    cover (f_take && f_eng == FEAns && f_tk_ans_q);
+    // An answer without the resources for its burst: the engine waits and looks up again.
+    cover (f_eng == FEAns && !onerma_dma_rd.interfered && !onerma_dma_rd.stop &&
+           onerma_dma_rd.check_ok && !onerma_dma_rd.res_ok);
   end
 
 endmodule

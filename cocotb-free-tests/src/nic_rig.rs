@@ -89,6 +89,8 @@ pub struct TopConfig {
     pub write_ctx: u16,
     /// `RspInFlight`: requests between the responder's admission and their enqueue or reply.
     pub rsp_in_flight: u16,
+    /// `RdMaxReads`: the READ server's host reads issued ahead.
+    pub rd_max_reads: u16,
     /// `NumEngines` and `Pipelined` (GCM engines of the pool).
     pub engines: u8,
     pub pipelined: bool,
@@ -107,9 +109,13 @@ impl TopConfig {
     /// request at its last beat and a service at its first frame; the top counts a request only
     /// after its checks (up to `RspInFlight` requests are there) and stops counting a service
     /// at its start: a WRITE's until its WR_RDREQ leaves (at most one per write context), a
-    /// READ's until its first RD_RESP (the one being served and the next).
+    /// READ's until its first host read (the READ server starts a READ only when its reads can
+    /// go out, with up to `RdMaxReads` reads issued ahead of it) or its first RD_RESP.
     pub fn nack_skew(&self) -> usize {
-        usize::from(self.rsp_in_flight) + usize::from(self.write_ctx) + 2
+        usize::from(self.rsp_in_flight)
+            + usize::from(self.write_ctx)
+            + usize::from(self.rd_max_reads)
+            + 1
     }
     /// Bytes of the slots' buffers (8 KB per slot).
     pub fn data_size(&self) -> u64 {
@@ -134,6 +140,7 @@ pub const SMALL: TopConfig = TopConfig {
     in_queue_depth: 32,
     write_ctx: 4,
     rsp_in_flight: 4,
+    rd_max_reads: 2,
     engines: 1,
     pipelined: false,
     data_base: DATA_BASE,
@@ -154,7 +161,8 @@ pub const DEFAULT: TopConfig = TopConfig {
     max_starve: 16,
     in_queue_depth: 32,
     write_ctx: 16,
-    rsp_in_flight: 8,
+    rsp_in_flight: 32,
+    rd_max_reads: 4,
     engines: 4,
     pipelined: true,
     data_base: 0x1_0000,

@@ -741,3 +741,89 @@ fn throughput_4k_stream() {
     throughput::<onerma_rtl::dma_rd::Model>("dma_rd (128 bit)");
     throughput::<onerma_rtl::dma_rd_default::Model>("dma_rd_default (512 bit)");
 }
+
+/// Cycles per request for a stream of 64-byte single-burst requests (aligned, so one burst of
+/// 64 / Bytes beats) from every client, with a memory that never stalls and a read latency of 1:
+/// the engine takes a single-burst request per cycle, so at 512 bits (one beat per request) the
+/// stream approaches one request per cycle; at 128 bits the R path's four beats per request
+/// bind. Measured and printed; the 512-bit rate is asserted to stay under 1.2 cycles.
+fn small_requests<D: Dut>(name: &str) -> f64 {
+    let n = D::CLIENTS;
+    let bytes = D::BYTES;
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut mem = AxiMem::new(MemConfig {
+        bus_bytes: bytes,
+        size: MEM as usize,
+        read_latency: 1,
+        ..MemConfig::default()
+    })
+    .expect("mem");
+    let mut e = random_entry(&mut rng, MEM, PERM_LOCAL_READ);
+    e.valid = 1;
+    e.perm_local_read = 1;
+    e.base_addr = 0;
+    e.size = MEM;
+    let mut rrt = Rrt::new(vec![(e, 5)]);
+    let mut dut = D::fresh();
+    let per = 64usize;
+    let mut req_src: Vec<Source<Req>> = (0..n).map(|_| Source::new(Throttle::always())).collect();
+    for (c, src) in req_src.iter_mut().enumerate() {
+        for i in 0..per {
+            src.push(Req {
+                addr: rng.random_range(0..MEM / 64) * 64,
+                len: 64,
+                region: 0,
+                rgen: 5,
+                perm: PERM_LOCAL_READ,
+                tag: (i + c) as u8,
+            });
+        }
+    }
+    let (mut first, mut last, mut taken, mut rsps) = (None, 0u64, 0usize, 0usize);
+    let mut cycle = 0u64;
+    while rsps < n * per && cycle < 100_000 {
+        let reqs: Vec<Option<Req>> = req_src.iter_mut().map(|s| s.offer().cloned()).collect();
+        let s = mem.outputs();
+        let answer = *rrt.answer();
+        dut.drive(&In {
+            req: reqs.iter().map(|r| r.as_ref()).collect(),
+            rd_ready: vec![true; n],
+            rsp_ready: vec![true; n],
+            rrt_ready: true,
+            rrt: &answer,
+            commit: false,
+            s: &s,
+        });
+        dut.eval();
+        let o = dut.out();
+        for (c, src) in req_src.iter_mut().enumerate() {
+            if src.handshake(o.req_ready[c]).is_some() {
+                first.get_or_insert(cycle);
+                last = cycle;
+                taken += 1;
+            }
+            rsps += usize::from(o.rsp[c].is_some());
+        }
+        if let Some(idx) = o.rrt {
+            rrt.lookup(idx);
+        }
+        mem.tick(&o.m).expect("axi");
+        dut.tick();
+        cycle += 1;
+    }
+    assert_eq!(rsps, n * per, "responses");
+    assert_eq!(taken, n * per, "requests");
+    let per_req = (last - first.unwrap_or(0)) as f64 / (taken - 1) as f64;
+    println!(
+        "{name}: {taken} requests of 64 B, taken over {} cycles: {per_req:.2} cycles per request ({cycle} cycles in all)",
+        last - first.unwrap_or(0)
+    );
+    per_req
+}
+
+#[test]
+fn throughput_64b_requests() {
+    small_requests::<onerma_rtl::dma_rd::Model>("dma_rd (128 bit)");
+    let wide = small_requests::<onerma_rtl::dma_rd_default::Model>("dma_rd_default (512 bit)");
+    assert!(wide < 1.2, "{wide:.2} cycles per 64 B request at 512 bits");
+}

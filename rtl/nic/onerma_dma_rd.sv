@@ -16,6 +16,10 @@
 ///   zero data, so a client always receives the whole stream.
 /// - Status: the first failure in burst order. Responses per client in request order (all
 ///   requests finish in acceptance order), each after the request's last data beat was taken.
+/// - A single-burst request per cycle: a request is taken with its first lookup (the arbiter's
+///   output drives the RRT port), in the answer cycle of the previous request's last burst; the
+///   answer is checked against the burst's resources in its own cycle (without them: wait, look
+///   up again).
 /// - Reads of a request may be outstanding while the next request's bursts issue; one AXI ID (0),
 ///   so R beats come in AR order.
 /// - `quiesce_o`: every burst issued before the most recent `rrt_commit_i` has its last R beat.
@@ -157,7 +161,7 @@ module onerma_dma_rd #(
   );
 
   // ---------------------------------------------------------------------------------------------
-  // Burst engine: cuts the request, checks before every burst, loads the AW register.
+  // Burst engine: cuts the request, checks before every burst, loads the AR register.
   typedef enum logic [2:0] {
     EIdle,
     EWait,
@@ -177,11 +181,12 @@ module onerma_dma_rd #(
   logic [BW-1:0]          nbeats_q;
   logic                   first_q;     // no segment of this request pushed yet
   logic                   region_q;    // stopped on a failed check
-  logic [SeqW-1:0]        seq_q;       // request sequence number (ties B errors to requests)
+  logic [SeqW-1:0]        seq_q;       // request sequence number (ties R errors to requests)
   logic                   look_commit_q; // a commit in the lookup handshake cycle
 
-  logic                   take, look_fire, stop, interfered, check_ok;
+  logic                   take, look_new, look_fire, stop, interfered, check_ok;
   logic                   res_ok;      // resources for one more burst
+  logic                   issue, issue_last;
   logic [BW-1:0]          burst_beats;
   logic [BW-1:0]          page_left;
   logic [BW-1:0]          req_beats;
@@ -195,13 +200,24 @@ module onerma_dma_rd #(
 
   logic                   seg_push, seg_ready;
   seg_t                   seg_in;
-  logic [OutW-1:0]        out_q;       // bursts with AW loaded and no B yet
+  logic [OutW-1:0]        out_q;       // bursts with AR loaded and no last R beat yet
   logic [OutW-1:0]        drain_q, out_next;
   logic                   ar_load;
   logic                   rl_fire;     // last R beat of a burst
 
-  assign take      = arb_valid && arb_ready;
-  assign arb_ready = eng_q == EIdle;
+  // The resources one more burst needs: the AR register free or leaving, fewer than
+  // MaxOutstanding bursts in flight, a segment slot.
+  assign res_ok     = (!ar_q || ar_fire) && out_q < OutW'(MaxOutstanding) && seg_ready;
+  // A request is taken in the cycle of its first lookup (the arbiter's output drives the RRT
+  // port), and that cycle may be the answer cycle of the previous request's last burst: a
+  // single-burst request costs one cycle. The answer is checked against the resources in its
+  // own cycle; without them the engine waits for them and looks up again (it never holds an
+  // answer, which a commit could void).
+  assign issue      = eng_q == EAns && !interfered && !stop && check_ok && res_ok;
+  assign issue_last = issue && burst_beats == left_q;
+  assign look_new   = eng_q == EIdle || eng_q == EEnd || issue_last;
+  assign arb_ready  = look_new && rrt_ready_i;
+  assign take       = arb_valid && arb_ready;
 
   // Beats of a new request: ceil((off + len) / Bytes).
   assign req_off     = arb_out.addr[OffW-1:0];
@@ -232,13 +248,14 @@ module onerma_dma_rd #(
                      65'(cur_q.addr) >= 65'(rrt_entry_i.base_addr) &&
                      acc_end <= reg_end && acc_end <= {1'b1, 64'd0};
 
-  assign rrt_valid_o = eng_q == ELook;
-  assign rrt_idx_o   = cur_q.region;
+  // Stream rule: an offer of the arbiter's request that is not taken leaves the engine in
+  // EIdle, where the same (locked) request is offered again.
+  assign rrt_valid_o = eng_q == ELook || (look_new && arb_valid);
+  assign rrt_idx_o   = (eng_q == ELook) ? cur_q.region : arb_out.region;
   assign look_fire   = rrt_valid_o && rrt_ready_i;
   assign interfered  = look_commit_q || rrt_commit_i;
   // An error R beat seen for this request, recorded (with the request's seq) or in this cycle.
   assign stop        = (rst_err && rst_seq_q == seq_q) || (r_err_now && seg.seq == seq_q);
-  assign res_ok      = (!ar_q || ar_fire) && out_q < OutW'(MaxOutstanding) && seg_ready;
 
   always_comb begin
     seg_push = 1'b0;
@@ -252,10 +269,10 @@ module onerma_dma_rd #(
     seg_in.seq     = seq_q;
     seg_in.region  = region_q;
     seg_in.flush   = cur_q.addr[OffW-1:0] != '0 && flush_beats == cbeats_q;
-    if (eng_q == EAns && !interfered && !stop && check_ok) begin
+    if (issue) begin
       seg_push     = 1'b1;
       seg_in.issue = 1'b1;
-      seg_in.last  = burst_beats == left_q;
+      seg_in.last  = issue_last;
     end else if (eng_q == EDiscard && left_q != '0) begin
       seg_push     = 1'b1;
       seg_in.beats = left_q;
@@ -273,7 +290,7 @@ module onerma_dma_rd #(
       look_commit_q <= look_fire && rrt_commit_i;
       if (ar_fire) ar_q <= 1'b0;
       unique case (eng_q)
-        EIdle:    if (take) eng_q <= EWait;
+        EIdle:    if (take) eng_q <= EAns;
         EWait:    if (stop) eng_q <= EDiscard;
                   else if (res_ok) eng_q <= ELook;
         ELook:    if (look_fire) eng_q <= EAns;
@@ -282,14 +299,21 @@ module onerma_dma_rd #(
             eng_q <= EWait;
           end else if (stop || !check_ok) begin
             eng_q <= EDiscard;
+          end else if (!res_ok) begin
+            eng_q <= EWait;
           end else begin
-            ar_q  <= 1'b1;
-            eng_q <= (burst_beats == left_q) ? EEnd : EWait;
+            ar_q <= 1'b1;
+            if (issue_last) begin
+              eng_q <= take ? EAns : EIdle;
+              seq_q <= seq_q + 1'b1;
+            end else begin
+              eng_q <= EWait;
+            end
           end
         end
         EDiscard: if (left_q == '0 || seg_ready) eng_q <= EEnd;
         EEnd: begin
-          eng_q <= EIdle;
+          eng_q <= take ? EAns : EIdle;
           seq_q <= seq_q + 1'b1;
         end
         default:  eng_q <= EIdle;
@@ -297,7 +321,21 @@ module onerma_dma_rd #(
     end
   end
 
+  // A take in the answer cycle of the previous request's last burst loads the new request
+  // over that burst's updates, so it comes last.
   always_ff @(posedge clk_i) begin
+    if (eng_q == EAns && !interfered && !stop && !check_ok) begin
+      region_q <= 1'b1;
+    end
+    if (seg_push && seg_ready) begin
+      first_q <= 1'b0;
+      left_q  <= left_q - seg_in.beats;
+    end
+    if (issue) begin
+      ar_addr_q <= baddr_q;
+      ar_len_q  <= 8'(burst_beats - 1'b1);
+      baddr_q   <= {baddr_q[AddrWidth-1:OffW] + (AddrWidth-OffW)'(burst_beats), OffW'(0)};
+    end
     if (take) begin
       cur_q        <= arb_out;
       cur_client_q <= arb_idx;
@@ -307,18 +345,6 @@ module onerma_dma_rd #(
       cbeats_q     <= BW'((arb_out.len - 13'd1) >> OffW) + 1'b1;
       first_q      <= 1'b1;
       region_q     <= 1'b0;
-    end
-    if (eng_q == EAns && !interfered && !stop && !check_ok) begin
-      region_q <= 1'b1;
-    end
-    if (seg_push && seg_ready) begin
-      first_q <= 1'b0;
-      left_q  <= left_q - seg_in.beats;
-    end
-    if (eng_q == EAns && !interfered && !stop && check_ok) begin
-      ar_addr_q <= baddr_q;
-      ar_len_q  <= 8'(burst_beats - 1'b1);
-      baddr_q   <= {baddr_q[AddrWidth-1:OffW] + (AddrWidth-OffW)'(burst_beats), OffW'(0)};
     end
   end
 
@@ -537,7 +563,7 @@ module onerma_dma_rd #(
   // ---------------------------------------------------------------------------------------------
   // Outstanding bursts and quiesce (§4.2): at a commit, the bursts outstanding after this edge
   // were all issued before it; R bursts complete in AR order, so the oldest leave first.
-  assign ar_load  = eng_q == EAns && !interfered && !stop && check_ok;
+  assign ar_load  = issue;
   assign out_next = out_q + OutW'(ar_load) - OutW'(rl_fire);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -57,10 +57,17 @@ module onerma_nic #(
   /// fit the depth of one DP16KD (512), as 16 did.
   parameter int unsigned SealStages   = 24,
   /// The responder's requests between admission and enqueue or reply (onerma_rsp_req's
-  /// InFlight): each holds its entry through the lookup, K_d and the tag check (about 100
-  /// cycles), so served requests are bounded by about RspInFlight / 100 per cycle. An entry is
-  /// about 800 flip-flops (header, K_d, base).
-  parameter int unsigned RspInFlight  = 8,
+  /// InFlight): each holds its entry through the lookup, K_d and the tag check (about 120
+  /// cycles with 4 pipelined engines), so served requests are bounded by about RspInFlight / 120
+  /// per cycle: 32 for the 4-engine goal of 0.26 per cycle. An entry is about 800 flip-flops
+  /// (header, K_d, base).
+  parameter int unsigned RspInFlight  = 32,
+  /// The READ server's READs held at once and host reads outstanding (onerma_rsp_read's
+  /// MaxOps / MaxReads): its reads run ahead of its seal jobs across READs, so a 64 B READ
+  /// costs the sealer's job cycle and one payload beat instead of a host read latency. An op is
+  /// about 460 bits of RAM.
+  parameter int unsigned RdMaxOps     = 4,
+  parameter int unsigned RdMaxReads   = 4,
   parameter int unsigned MaxStarve    = 16,
   parameter int unsigned InQueueDepth = 32,
   parameter int unsigned NumWriteCtx  = 16,
@@ -170,6 +177,10 @@ module onerma_nic #(
 
   if (NumWriteCtx < 1 || $clog2(NumWriteCtx) > SlotWidth + 2) begin : g_bad_ctx
     $error("onerma_nic: a write context's GCM meta {chunk, ctx} must fit the slot's: need 1 <= NumWriteCtx <= 4 * NumSlots");
+  end
+
+  if (RspInFlight < 2 || $clog2(RspInFlight) > SlotWidth + 4) begin : g_bad_rsp_in_flight
+    $error("onerma_nic: the request checks' row index rides as a GCM meta: need 2 <= RspInFlight <= 16 * NumSlots");
   end
 
   localparam int unsigned ClassWidth  = (NumClasses > 1) ? $clog2(NumClasses) : 1;
@@ -682,7 +693,7 @@ module onerma_nic #(
   logic [1:0]           rd_job_meta;
   logic                 rd_pay_valid, rd_pay_ready, rd_pay_last, rd_pay_err;
   logic [DataWidth-1:0] rd_pay_data;
-  logic                 rd_done;
+  logic                 rd_idle;
   logic                 wd_fail, wd_done;  // the WR_DATA sender's outcome (declared before use)
 
   // The write contexts' jobs: WR_RDREQ and WR_CMPL (no payload).
@@ -695,9 +706,11 @@ module onerma_nic #(
   // replies, 3 READ server, 4 write contexts. The payload sources (1, 3) share the DMA read
   // block's one in-order read data stream, so a payload job is taken only from the source that
   // holds the payload lock (or any when it is free); the lock is taken with the job and held
-  // until that source's op ends (`done`), so at most one source has reads in flight and the
-  // sealer never waits for payload stuck behind another source's data. A picked job stays
-  // offered until taken.
+  // until that source's op ends (`wd_done`) or, for the READ server, which holds several READs
+  // and reads ahead across them, until it is idle; it issues reads only under the lock and takes
+  // no new READ while the WR_DATA sender waits for the lock (`yield`). So at most one source has
+  // reads in flight and the sealer never waits for payload stuck behind another source's data.
+  // A picked job stays offered until taken.
   localparam int unsigned NumSrc = 5;
   localparam logic [2:0] SrcReq = 3'd0, SrcWd = 3'd1, SrcRep = 3'd2, SrcRd = 3'd3, SrcCtx = 3'd4;
   typedef enum logic [1:0] {LockNone, LockWd, LockRd} lock_e;
@@ -755,7 +768,7 @@ module onerma_nic #(
       sj_hold_q <= sj_valid && !sj_ready;
       sj_pick_q <= sj_pick;
       if (sj_fire) sj_ptr_q <= (sj_pick == 3'(NumSrc - 1)) ? 3'd0 : sj_pick + 3'd1;
-      if ((lock_q == LockWd && wd_done) || (lock_q == LockRd && rd_done)) begin
+      if ((lock_q == LockWd && wd_done) || (lock_q == LockRd && rd_idle)) begin
         lock_q <= LockNone;
       end else if (sj_fire && lock_q == LockNone && sj_pick == SrcWd) begin
         lock_q <= LockWd;
@@ -1702,9 +1715,8 @@ module onerma_nic #(
     .AddrWidth  (64),
     .TagWidth   (DmaTagW),
     .RrtIdxWidth(16),
-    // Safe here: the READ server holds the sealer's payload lock for its whole READ, so no
-    // other source's job can come between its chunks while a read runs ahead.
-    .ReadAhead  (1)
+    .MaxOps     (RdMaxOps),
+    .MaxReads   (RdMaxReads)
   ) u_rsp_read (
     .clk_i, .rst_ni,
     .start_valid_i (q_rd_valid),
@@ -1713,7 +1725,9 @@ module onerma_nic #(
     .start_kd_i    (q_rd_entry.kd),
     .start_base_i  (q_rd_entry.base),
     .start_gen_i   (q_rd_entry.gen),
-    .done_o        (rd_done),
+    .lock_i        (lock_q == LockRd),
+    .yield_i       (wd_job_valid && lock_q == LockRd),
+    .idle_o        (rd_idle),
     .fail_o        (rd_fail),
     .fail_status_o (rd_fail_status),
     .rdreq_valid_o (dr_req_valid[1]),
@@ -1879,12 +1893,13 @@ module onerma_nic #(
 
   assign dw_err    = dw_rsp_valid[0] && (dw_rsp_status[0] inside {DmaStatusSlverr, DmaStatusDecerr});
   assign dw_region = dw_rsp_valid[0] && (dw_rsp_status[0] == DmaStatusRegion);
-  for (genvar gr = 0; gr < 2; gr++) begin : g_dr_cnt
-    assign dr_err[gr]    = dr_rsp_valid[gr] && dr_rsp_ready[gr] &&
-                           (dr_rsp_status[gr] inside {DmaStatusSlverr, DmaStatusDecerr});
-    assign dr_region[gr] = dr_rsp_valid[gr] && dr_rsp_ready[gr] &&
-                           (dr_rsp_status[gr] == DmaStatusRegion);
-  end
+  // The WR_DATA sender's read answers; the READ server's first failed read per READ (it reads
+  // every chunk, also after a failed one).
+  assign dr_err[0]    = dr_rsp_valid[0] && dr_rsp_ready[0] &&
+                        (dr_rsp_status[0] inside {DmaStatusSlverr, DmaStatusDecerr});
+  assign dr_region[0] = dr_rsp_valid[0] && dr_rsp_ready[0] && (dr_rsp_status[0] == DmaStatusRegion);
+  assign dr_err[1]    = rd_fail && (rd_fail_status inside {DmaStatusSlverr, DmaStatusDecerr});
+  assign dr_region[1] = rd_fail && (rd_fail_status == DmaStatusRegion);
 
   always_comb begin
     cnt_events     = '0;
@@ -1927,7 +1942,7 @@ module onerma_nic #(
   // sealer's own asg / drop of a WR_DATA job and the failure itself are enough).
   // The queue heads' arrival times, the READ server's failure (the DMA answer itself is
   // counted above), the context job's kind (the sealer needs only the context).
-  assign unused = ^{recd_ok, q_wr_time, q_rd_time, rd_fail, rd_fail_status,
+  assign unused = ^{recd_ok, q_wr_time, q_rd_time,
                     g_dout_valid[2], seal_sent_meta,
                     q_rd_entry.key_gen, rrt_rd_key_gen[1:0],
                     head_slot, seal_drop_meta, asg_meta[1:0], nic_time[63:TimeWidth],

@@ -1,14 +1,15 @@
 `default_nettype none
 
 /// Test top: onerma_rsp_read reading through a real onerma_dma_rd (one client). The seal job
-/// and payload streams, the outcome pulses, the RRT port and the AXI4 read channels are ports:
+/// and payload streams, the payload lock ports, the RRT port and the AXI4 read channels are ports:
 /// the test checks the jobs and payload against a reference built from the request and memory.
 /// Not part of the NIC.
 module onerma_rsp_read_sim #(
   parameter int unsigned DataWidth      = 512,
   parameter int unsigned MaxBurstBeats  = 64,
   parameter int unsigned MaxOutstanding = 8,
-  parameter int unsigned ReadAhead      = 0
+  parameter int unsigned MaxOps         = 4,
+  parameter int unsigned MaxReads       = 4
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -20,7 +21,10 @@ module onerma_rsp_read_sim #(
   input  logic [63:0]            start_base_i,
   input  logic [15:0]            start_gen_i,
 
-  output logic                   done_o,
+  // The payload lock (onerma_rsp_read's contract: the test keeps it high until idle).
+  input  logic                   lock_i,
+  input  logic                   yield_i,
+  output logic                   idle_o,
   output logic                   fail_o,
   output logic [1:0]             fail_status_o,
 
@@ -70,7 +74,8 @@ module onerma_rsp_read_sim #(
 
   onerma_rsp_read #(
     .DataWidth(DataWidth),
-    .ReadAhead(ReadAhead)
+    .MaxOps   (MaxOps),
+    .MaxReads (MaxReads)
   ) u_read (
     .clk_i,
     .rst_ni,
@@ -80,7 +85,9 @@ module onerma_rsp_read_sim #(
     .start_kd_i,
     .start_base_i,
     .start_gen_i,
-    .done_o,
+    .lock_i,
+    .yield_i,
+    .idle_o,
     .fail_o,
     .fail_status_o (fail_status),
     .rdreq_valid_o (rq_valid),

@@ -446,6 +446,10 @@ pub struct Observer {
     /// Frames that passed their header checks and failed their tag `(key, cycle)`, kept
     /// `tag_skew` cycles.
     failed: Vec<(PendKey, u64)>,
+    /// READs `(initiator, request counter)` being served when their region was committed: the
+    /// device checks the entry before each host read (protocol §4.1), the shadow once at the
+    /// service, so each of their RD_RESP chunks may be missing.
+    recommitted: Vec<(u32, u64)>,
     /// Frames held within the tag skew, oldest first.
     held: Vec<Held>,
     now: u64,
@@ -593,6 +597,7 @@ impl Observer {
             counters: CounterLedger::default(),
             stopped_at: None,
             failed: Vec::new(),
+            recommitted: Vec::new(),
             held: Vec::new(),
             now: 0,
             stats: ObserverStats::default(),
@@ -673,6 +678,31 @@ impl Observer {
     /// Time went back, or as [`Nic::commit_rrt`].
     pub fn commit_rrt(&mut self, now: u64, region: u16, e: RrtEntry) -> Result<(), ObserveError> {
         self.sync(now)?;
+        // READs in service on this region: their chunks still to come may fail the device's
+        // check of the new entry. The ones already owed become cancellable; later ones are
+        // made so as they come (`collect`).
+        let frames = &self.frames;
+        let serving = self.shadow.rsp.serving_in(region);
+        self.recommitted.retain(|k| {
+            serving.contains(k)
+                || frames.iter().any(|f| {
+                    f.hdr.msg_type == MsgType::RdResp && (f.hdr.dst_nic, f.hdr.prev_counter) == *k
+                })
+        });
+        for f in &mut self.frames {
+            if f.hdr.msg_type == MsgType::RdResp && f.hdr.region == region {
+                f.due.cancellable = true;
+                let k = (f.hdr.dst_nic, f.hdr.prev_counter);
+                if !self.recommitted.contains(&k) {
+                    self.recommitted.push(k);
+                }
+            }
+        }
+        for k in serving {
+            if !self.recommitted.contains(&k) {
+                self.recommitted.push(k);
+            }
+        }
         Ok(self.shadow.commit_rrt(now, region, e)?)
     }
 
@@ -1739,7 +1769,9 @@ impl Observer {
             };
             let cancellable = self
                 .owner_deadline(owner, Some(&hdr))
-                .is_some_and(|d| base + margin >= d);
+                .is_some_and(|d| base + margin >= d)
+                || (hdr.msg_type == MsgType::RdResp
+                    && self.recommitted.contains(&(hdr.dst_nic, hdr.prev_counter)));
             self.frames.push(ExpFrame {
                 hdr,
                 frame,

@@ -198,6 +198,16 @@ impl Responder {
             .is_some_and(|c| c.in_use && c.inst == inst && !c.expired && c.status.is_none())
     }
 
+    /// The READs of `region` being served, as `(initiator, request counter)` (the observer's
+    /// RRT commit: their unread chunks may fail the device's check of the new entry).
+    pub(crate) fn serving_in(&self, region: u16) -> Vec<(u32, u64)> {
+        self.serving
+            .values()
+            .filter(|s| s.req.region == region)
+            .map(|s| (s.req.src_nic, s.req.counter))
+            .collect()
+    }
+
     /// The host range `(address, length)` the READ queue head would be served from, and whether
     /// its region is unchanged since its check (else its service discards it silently).
     pub(crate) fn read_head(&self, rrt: &crate::shared::Rrt) -> Option<(u64, u64, bool)> {
