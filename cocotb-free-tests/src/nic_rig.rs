@@ -391,6 +391,9 @@ pub struct Rig<D: NicPorts = Dut> {
     write_spans: Vec<(ClientOp, u64, u64)>,
     /// Share of WRITEs among the client's ops in [`Rig::client_load`] / [`Rig::load_both`].
     pub client_p_write: f64,
+    /// The model client's slots: the model NIC's (`scfg.num_slots`), at most 128 (their 8 KB
+    /// buffers lie between `CLIENT_BUF_BASE` and `CLIENT_CQ_BASE`).
+    client_slots: u16,
 }
 
 impl<D: NicPorts> Deref for Rig<D> {
@@ -467,6 +470,7 @@ impl<D: NicPorts> Rig<D> {
         scfg: NicConfig,
     ) -> Self {
         let top = D::TOP;
+        let client_slots = scfg.num_slots.min(128);
         let mut sys = System::new(vec![rcfg.clone(), scfg], fabric).expect("system");
         sys.set_external(0).expect("external NIC 0");
         let mut rng = StdRng::seed_from_u64(seed);
@@ -497,6 +501,7 @@ impl<D: NicPorts> Rig<D> {
             }
         }
         let slots = usize::from(top.slots);
+        let cs = usize::from(client_slots);
         Self {
             node: Node::new(0, seed, mem_cfg, p_tx_ready, rcfg),
             sys,
@@ -506,13 +511,14 @@ impl<D: NicPorts> Rig<D> {
             p_write: 0.0,
             p_rekey: 0.0,
             rekeys: vec![None; slots],
-            client_ops: vec![None; slots],
+            client_ops: vec![None; cs],
             client_done: Vec::new(),
-            client_src: vec![Vec::new(); slots],
-            client_t_sub: vec![0; slots],
+            client_src: vec![Vec::new(); cs],
+            client_t_sub: vec![0; cs],
             rekey_spans: Vec::new(),
             write_spans: Vec::new(),
             client_p_write: 0.0,
+            client_slots,
         }
     }
 
@@ -551,7 +557,7 @@ impl<D: NicPorts> Rig<D> {
     pub fn serve_setup(&mut self) -> Result<(), RigError> {
         self.node.serve_queue();
         self.lite_wait(4_000)?;
-        let slots = self.top.slots;
+        let slots = self.client_slots;
         let c = &mut self.sys.nics[1];
         for (index, base, size) in [
             (CLIENT_BUF_REGION, CLIENT_BUF_BASE, u64::from(slots) * 8192),
@@ -768,7 +774,7 @@ impl<D: NicPorts> Rig<D> {
             .rtl_keys
             .first()
             .ok_or_else(|| fail("client ops before serve_setup"))?;
-        for s in 0..self.top.slots {
+        for s in 0..self.client_slots {
             if self.client_free(s) && self.rng.random_bool(p) {
                 let len = sizes[self.rng.random_range(0..sizes.len())];
                 let offset = self.rng.random_range(0..=RTL_SERVED_SIZE - u64::from(len));

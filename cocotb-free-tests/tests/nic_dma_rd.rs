@@ -647,82 +647,110 @@ fn streams_reach_every_status() {
     assert!(total.bursts > total.requests && total.err_beats > 0);
 }
 
+/// What a request stream did: request handshakes (first and last cycle, count), R beats (first
+/// and last cycle, count), responses, cycles in all.
+#[derive(Debug, Default)]
+struct StreamRun {
+    take: (Option<u64>, u64, usize),
+    beats: (Option<u64>, u64, u64),
+    rsps: usize,
+    cycles: u64,
+}
+
+/// Runs per-client request lists against a region covering the whole memory and a memory that
+/// never stalls (read latency `latency`), every stream always ready, until every response came.
+fn stream<D: Dut>(latency: u64, reqs: Vec<Vec<Req>>) -> StreamRun {
+    let n = D::CLIENTS;
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut mem = AxiMem::new(MemConfig {
+        bus_bytes: D::BYTES,
+        size: MEM as usize,
+        read_latency: latency,
+        ..MemConfig::default()
+    })
+    .expect("mem");
+    let mut e = random_entry(&mut rng, MEM, PERM_LOCAL_READ);
+    e.valid = 1;
+    e.perm_local_read = 1;
+    e.base_addr = 0;
+    e.size = MEM;
+    let mut rrt = Rrt::new(vec![(e, 5)]);
+    let mut dut = D::fresh();
+    let total: usize = reqs.iter().map(Vec::len).sum();
+    let mut req_src: Vec<Source<Req>> = (0..n).map(|_| Source::new(Throttle::always())).collect();
+    for (src, list) in req_src.iter_mut().zip(reqs) {
+        for r in list {
+            src.push(r);
+        }
+    }
+    let mut run = StreamRun::default();
+    while run.rsps < total && run.cycles < 1_000_000 {
+        let cycle = run.cycles;
+        let offers: Vec<Option<Req>> = req_src.iter_mut().map(|s| s.offer().cloned()).collect();
+        let s = mem.outputs();
+        let answer = *rrt.answer();
+        dut.drive(&In {
+            req: offers.iter().map(|r| r.as_ref()).collect(),
+            rd_ready: vec![true; n],
+            rsp_ready: vec![true; n],
+            rrt_ready: true,
+            rrt: &answer,
+            commit: false,
+            s: &s,
+        });
+        dut.eval();
+        let o = dut.out();
+        for (c, src) in req_src.iter_mut().enumerate() {
+            if src.handshake(o.req_ready[c]).is_some() {
+                run.take.0.get_or_insert(cycle);
+                run.take.1 = cycle;
+                run.take.2 += 1;
+            }
+            run.rsps += usize::from(o.rsp[c].is_some());
+        }
+        if let Some(idx) = o.rrt {
+            rrt.lookup(idx);
+        }
+        if s.r.is_some() && o.m.r_ready {
+            run.beats.0.get_or_insert(cycle);
+            run.beats.1 = cycle;
+            run.beats.2 += 1;
+        }
+        mem.tick(&o.m).expect("axi");
+        dut.tick();
+        run.cycles += 1;
+    }
+    assert_eq!(run.rsps, total, "responses");
+    run
+}
+
 /// One data beat per cycle on R for a stream of 4 KB requests (aligned, then unaligned) from
 /// every client, with a memory that never stalls; measured and printed, not asserted.
 fn throughput<D: Dut>(name: &str) {
-    let n = D::CLIENTS;
-    let bytes = D::BYTES;
+    let (n, bytes, per) = (D::CLIENTS, D::BYTES, 16usize);
     for unaligned in [false, true] {
         let mut rng = StdRng::seed_from_u64(7);
-        let mut mem = AxiMem::new(MemConfig {
-            bus_bytes: bytes,
-            size: MEM as usize,
-            read_latency: 4,
-            ..MemConfig::default()
-        })
-        .expect("mem");
-        let mut e = random_entry(&mut rng, MEM, PERM_LOCAL_READ);
-        e.valid = 1;
-        e.perm_local_read = 1;
-        e.base_addr = 0;
-        e.size = MEM;
-        let mut rrt = Rrt::new(vec![(e, 5)]);
-        let mut dut = D::fresh();
-        let per = 16usize;
-        let mut req_src: Vec<Source<Req>> =
-            (0..n).map(|_| Source::new(Throttle::always())).collect();
-        for (c, src) in req_src.iter_mut().enumerate() {
-            for i in 0..per {
-                let addr = rng.random_range(0..(MEM - 8192) / 4096) * 4096
-                    + if unaligned {
-                        rng.random_range(1..bytes as u64)
-                    } else {
-                        0
-                    };
-                src.push(Req {
-                    addr,
-                    len: 4096,
-                    region: 0,
-                    rgen: 5,
-                    perm: PERM_LOCAL_READ,
-                    tag: (i + c) as u8,
-                });
-            }
-        }
-        let (mut first, mut last, mut beats, mut rsps) = (None, 0u64, 0u64, 0usize);
-        let mut cycle = 0u64;
-        while rsps < n * per && cycle < 1_000_000 {
-            let reqs: Vec<Option<Req>> = req_src.iter_mut().map(|s| s.offer().cloned()).collect();
-            let s = mem.outputs();
-            let answer = *rrt.answer();
-            dut.drive(&In {
-                req: reqs.iter().map(|r| r.as_ref()).collect(),
-                rd_ready: vec![true; n],
-                rsp_ready: vec![true; n],
-                rrt_ready: true,
-                rrt: &answer,
-                commit: false,
-                s: &s,
-            });
-            dut.eval();
-            let o = dut.out();
-            for (c, src) in req_src.iter_mut().enumerate() {
-                src.handshake(o.req_ready[c]);
-                rsps += usize::from(o.rsp[c].is_some());
-            }
-            if let Some(idx) = o.rrt {
-                rrt.lookup(idx);
-            }
-            if s.r.is_some() && o.m.r_ready {
-                first.get_or_insert(cycle);
-                last = cycle;
-                beats += 1;
-            }
-            mem.tick(&o.m).expect("axi");
-            dut.tick();
-            cycle += 1;
-        }
-        assert_eq!(rsps, n * per, "responses");
+        let reqs = (0..n)
+            .map(|c| {
+                (0..per)
+                    .map(|i| Req {
+                        addr: rng.random_range(0..(MEM - 8192) / 4096) * 4096
+                            + if unaligned {
+                                rng.random_range(1..bytes as u64)
+                            } else {
+                                0
+                            },
+                        len: 4096,
+                        region: 0,
+                        rgen: 5,
+                        perm: PERM_LOCAL_READ,
+                        tag: (i + c) as u8,
+                    })
+                    .collect()
+            })
+            .collect();
+        let run = stream::<D>(4, reqs);
+        let (first, last, beats) = run.beats;
         let span = last + 1 - first.unwrap_or(0);
         let total = (n * per * 4096) as f64;
         println!(
@@ -748,75 +776,30 @@ fn throughput_4k_stream() {
 /// stream approaches one request per cycle; at 128 bits the R path's four beats per request
 /// bind. Measured and printed; the 512-bit rate is asserted to stay under 1.2 cycles.
 fn small_requests<D: Dut>(name: &str) -> f64 {
-    let n = D::CLIENTS;
-    let bytes = D::BYTES;
+    let (n, per) = (D::CLIENTS, 64usize);
     let mut rng = StdRng::seed_from_u64(11);
-    let mut mem = AxiMem::new(MemConfig {
-        bus_bytes: bytes,
-        size: MEM as usize,
-        read_latency: 1,
-        ..MemConfig::default()
-    })
-    .expect("mem");
-    let mut e = random_entry(&mut rng, MEM, PERM_LOCAL_READ);
-    e.valid = 1;
-    e.perm_local_read = 1;
-    e.base_addr = 0;
-    e.size = MEM;
-    let mut rrt = Rrt::new(vec![(e, 5)]);
-    let mut dut = D::fresh();
-    let per = 64usize;
-    let mut req_src: Vec<Source<Req>> = (0..n).map(|_| Source::new(Throttle::always())).collect();
-    for (c, src) in req_src.iter_mut().enumerate() {
-        for i in 0..per {
-            src.push(Req {
-                addr: rng.random_range(0..MEM / 64) * 64,
-                len: 64,
-                region: 0,
-                rgen: 5,
-                perm: PERM_LOCAL_READ,
-                tag: (i + c) as u8,
-            });
-        }
-    }
-    let (mut first, mut last, mut taken, mut rsps) = (None, 0u64, 0usize, 0usize);
-    let mut cycle = 0u64;
-    while rsps < n * per && cycle < 100_000 {
-        let reqs: Vec<Option<Req>> = req_src.iter_mut().map(|s| s.offer().cloned()).collect();
-        let s = mem.outputs();
-        let answer = *rrt.answer();
-        dut.drive(&In {
-            req: reqs.iter().map(|r| r.as_ref()).collect(),
-            rd_ready: vec![true; n],
-            rsp_ready: vec![true; n],
-            rrt_ready: true,
-            rrt: &answer,
-            commit: false,
-            s: &s,
-        });
-        dut.eval();
-        let o = dut.out();
-        for (c, src) in req_src.iter_mut().enumerate() {
-            if src.handshake(o.req_ready[c]).is_some() {
-                first.get_or_insert(cycle);
-                last = cycle;
-                taken += 1;
-            }
-            rsps += usize::from(o.rsp[c].is_some());
-        }
-        if let Some(idx) = o.rrt {
-            rrt.lookup(idx);
-        }
-        mem.tick(&o.m).expect("axi");
-        dut.tick();
-        cycle += 1;
-    }
-    assert_eq!(rsps, n * per, "responses");
+    let reqs = (0..n)
+        .map(|c| {
+            (0..per)
+                .map(|i| Req {
+                    addr: rng.random_range(0..MEM / 64) * 64,
+                    len: 64,
+                    region: 0,
+                    rgen: 5,
+                    perm: PERM_LOCAL_READ,
+                    tag: (i + c) as u8,
+                })
+                .collect()
+        })
+        .collect();
+    let run = stream::<D>(1, reqs);
+    let (first, last, taken) = run.take;
     assert_eq!(taken, n * per, "requests");
-    let per_req = (last - first.unwrap_or(0)) as f64 / (taken - 1) as f64;
+    let span = last - first.unwrap_or(0);
+    let per_req = span as f64 / (taken - 1) as f64;
     println!(
-        "{name}: {taken} requests of 64 B, taken over {} cycles: {per_req:.2} cycles per request ({cycle} cycles in all)",
-        last - first.unwrap_or(0)
+        "{name}: {taken} requests of 64 B, taken over {span} cycles: {per_req:.2} cycles per request ({} cycles in all)",
+        run.cycles
     );
     per_req
 }
