@@ -198,6 +198,21 @@ impl Rrt {
     }
 }
 
+/// A valid entry covering the whole memory `[0, mem)` with the permissions `need` (the other
+/// fields as [`random_entry`] draws them): the throughput tests' region.
+pub fn whole_memory_entry(rng: &mut StdRng, mem: u64, need: u8) -> RrtEntry {
+    let mut e = random_entry(rng, mem, need);
+    e.valid = 1;
+    e.perm_remote_read |= (need >> 4) & 1;
+    e.perm_remote_write |= (need >> 3) & 1;
+    e.perm_remote_rekey |= (need >> 2) & 1;
+    e.perm_local_read |= (need >> 1) & 1;
+    e.perm_local_write |= need & 1;
+    e.base_addr = 0;
+    e.size = mem;
+    e
+}
+
 /// A random region entry: mostly inside a `mem`-byte memory from address 0, sometimes at the
 /// top of the address space (bounds sums past 2^64), with random permissions.
 pub fn random_entry(rng: &mut StdRng, mem: u64, need: u8) -> RrtEntry {

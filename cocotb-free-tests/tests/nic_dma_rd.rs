@@ -21,6 +21,7 @@ use onerma_rtl_tests::axi::{Addr, AxiMem, MasterOut, MemConfig, Resp, SlaveOut};
 use onerma_rtl_tests::bits::{get_bits, put_bits};
 use onerma_rtl_tests::dma::{
     Burst, DmaStatus, PERM_LOCAL_READ, Req, Rrt, beat_range, cut, passes, random_entry, random_req,
+    whole_memory_entry,
 };
 use onerma_rtl_tests::{Sink, Source, Throttle};
 use proptest::prelude::*;
@@ -669,11 +670,7 @@ fn stream<D: Dut>(latency: u64, reqs: Vec<Vec<Req>>) -> StreamRun {
         ..MemConfig::default()
     })
     .expect("mem");
-    let mut e = random_entry(&mut rng, MEM, PERM_LOCAL_READ);
-    e.valid = 1;
-    e.perm_local_read = 1;
-    e.base_addr = 0;
-    e.size = MEM;
+    let e = whole_memory_entry(&mut rng, MEM, PERM_LOCAL_READ);
     let mut rrt = Rrt::new(vec![(e, 5)]);
     let mut dut = D::fresh();
     let total: usize = reqs.iter().map(Vec::len).sum();
@@ -724,31 +721,39 @@ fn stream<D: Dut>(latency: u64, reqs: Vec<Vec<Req>>) -> StreamRun {
     run
 }
 
+/// `per` requests of `len` bytes per client for [`stream`], at the addresses `addr` draws (in
+/// client order), in the whole-memory region.
+fn req_lists(n: usize, per: usize, len: u16, mut addr: impl FnMut() -> u64) -> Vec<Vec<Req>> {
+    (0..n)
+        .map(|c| {
+            (0..per)
+                .map(|i| Req {
+                    addr: addr(),
+                    len,
+                    region: 0,
+                    rgen: 5,
+                    perm: PERM_LOCAL_READ,
+                    tag: (i + c) as u8,
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// One data beat per cycle on R for a stream of 4 KB requests (aligned, then unaligned) from
 /// every client, with a memory that never stalls; measured and printed, not asserted.
 fn throughput<D: Dut>(name: &str) {
     let (n, bytes, per) = (D::CLIENTS, D::BYTES, 16usize);
     for unaligned in [false, true] {
         let mut rng = StdRng::seed_from_u64(7);
-        let reqs = (0..n)
-            .map(|c| {
-                (0..per)
-                    .map(|i| Req {
-                        addr: rng.random_range(0..(MEM - 8192) / 4096) * 4096
-                            + if unaligned {
-                                rng.random_range(1..bytes as u64)
-                            } else {
-                                0
-                            },
-                        len: 4096,
-                        region: 0,
-                        rgen: 5,
-                        perm: PERM_LOCAL_READ,
-                        tag: (i + c) as u8,
-                    })
-                    .collect()
-            })
-            .collect();
+        let reqs = req_lists(n, per, 4096, || {
+            rng.random_range(0..(MEM - 8192) / 4096) * 4096
+                + if unaligned {
+                    rng.random_range(1..bytes as u64)
+                } else {
+                    0
+                }
+        });
         let run = stream::<D>(4, reqs);
         let (first, last, beats) = run.beats;
         let span = last + 1 - first.unwrap_or(0);
@@ -778,20 +783,7 @@ fn throughput_4k_stream() {
 fn small_requests<D: Dut>(name: &str) -> f64 {
     let (n, per) = (D::CLIENTS, 64usize);
     let mut rng = StdRng::seed_from_u64(11);
-    let reqs = (0..n)
-        .map(|c| {
-            (0..per)
-                .map(|i| Req {
-                    addr: rng.random_range(0..MEM / 64) * 64,
-                    len: 64,
-                    region: 0,
-                    rgen: 5,
-                    perm: PERM_LOCAL_READ,
-                    tag: (i + c) as u8,
-                })
-                .collect()
-        })
-        .collect();
+    let reqs = req_lists(n, per, 64, || rng.random_range(0..MEM / 64) * 64);
     let run = stream::<D>(1, reqs);
     let (first, last, taken) = run.take;
     assert_eq!(taken, n * per, "requests");

@@ -21,7 +21,8 @@ use std::collections::VecDeque;
 use onerma_rtl_tests::axi::{Addr, AxiMem, MasterOut, MemConfig, Resp, SlaveOut, WBeat};
 use onerma_rtl_tests::bits::{get_bits, put_bits};
 use onerma_rtl_tests::dma::{
-    Burst, DmaStatus, PERM_LOCAL_WRITE, Req, Rrt, beat_range, cut, passes, random_entry, random_req,
+    Burst, DmaStatus, PERM_LOCAL_WRITE, Req, Rrt, beat_range, cut, passes, random_entry,
+    random_req, whole_memory_entry,
 };
 use onerma_rtl_tests::{Sink, Source, Throttle};
 use proptest::prelude::*;
@@ -612,13 +613,8 @@ fn throughput<D: Dut>(name: &str) {
             ..MemConfig::default()
         })
         .expect("mem");
-        let mut e = random_entry(&mut rng, MEM, PERM_LOCAL_WRITE);
-        e.valid = 1;
-        e.perm_local_write = 1;
-        e.base_addr = 0;
-        e.size = MEM;
-        let rrt = Rrt::new(vec![(e, 5)]);
-        let mut rrt = rrt;
+        let e = whole_memory_entry(&mut rng, MEM, PERM_LOCAL_WRITE);
+        let mut rrt = Rrt::new(vec![(e, 5)]);
         let mut dut = D::fresh();
         let per = 16usize;
         let mut req_src: Vec<Source<Req>> =

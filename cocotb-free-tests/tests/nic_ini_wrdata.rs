@@ -28,6 +28,7 @@ use onerma_rtl_tests::axi::{Addr, AxiMem, MasterOut, MemConfig, Resp, SlaveOut};
 use onerma_rtl_tests::bits::{be_to_words, get_bits, put_bits, words_to_be};
 use onerma_rtl_tests::dma::{
     CHUNK, DmaStatus, PERM_LOCAL_READ, Req, Rrt, chunk_len, random_entry, random_req, read_status,
+    whole_memory_entry,
 };
 use onerma_rtl_tests::{RuleMonitor, Source, Throttle};
 use proptest::prelude::*;
@@ -783,11 +784,7 @@ fn throughput<D: Dut>(name: &str, latency: u64) -> Result<f64, TestCaseError> {
         ..MemConfig::default()
     })
     .map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let mut e = random_entry(&mut rng, MEM, PERM_LOCAL_READ);
-    e.valid = 1;
-    e.perm_local_read = 1;
-    e.base_addr = 0;
-    e.size = MEM;
+    let e = whole_memory_entry(&mut rng, MEM, PERM_LOCAL_READ);
     let mut rrt = Rrt::new(vec![(e, 7)]);
     let cmd = Cmd {
         op_type: 2,

@@ -35,6 +35,7 @@ use onerma_rtl_tests::axi::{Addr, AxiMem, MasterOut, MemConfig, Resp, SlaveOut};
 use onerma_rtl_tests::bits::{be_to_words, get_bits, put_bits, words_to_be};
 use onerma_rtl_tests::dma::{
     CHUNK, DmaStatus, PERM_REMOTE_READ, Req, Rrt, chunk_len, random_entry, random_req, read_status,
+    whole_memory_entry,
 };
 use onerma_rtl_tests::{RuleMonitor, Source, Throttle};
 use proptest::prelude::*;
@@ -748,11 +749,7 @@ fn stream<D: Dut>(len: u16, n: usize, latency: u64) -> Result<(u64, usize), Test
     })
     .map_err(|e| TestCaseError::fail(e.to_string()))?;
     // A region covering the whole memory, READs from it.
-    let mut e = random_entry(&mut rng, MEM, PERM_REMOTE_READ);
-    e.valid = 1;
-    e.perm_remote_read = 1;
-    e.base_addr = 0;
-    e.size = MEM;
+    let e = whole_memory_entry(&mut rng, MEM, PERM_REMOTE_READ);
     let mut rrt = Rrt::new(vec![(e, 7)]);
     let mut start = random_start(&mut rng, &rrt);
     start.req.region = 0;
