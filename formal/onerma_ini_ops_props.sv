@@ -17,8 +17,8 @@ module onerma_ini_ops_props #(
   parameter int unsigned NumSlots  = 2,
   parameter int unsigned TimeWidth = 6,
   parameter int unsigned SlotWidth = (NumSlots > 1) ? $clog2(NumSlots) : 1,
-  parameter int unsigned MetaW     = SlotWidth + 4,
-  parameter int unsigned TagW      = SlotWidth + 2
+  parameter int unsigned MetaW     = SlotWidth + 2 + onerma_pkg::ChunkIndexBits,
+  parameter int unsigned TagW      = SlotWidth + onerma_pkg::ChunkIndexBits
 ) (
   input logic                 clk_i,
   input logic                 rst_ni,
@@ -60,11 +60,11 @@ module onerma_ini_ops_props #(
   input logic                 uw_valid_o,
   input logic                 uw_ready_i,
   input logic [SlotWidth-1:0] uw_slot_o,
-  input logic [1:0]           uw_chunk_o,
+  input logic [onerma_pkg::ChunkIndexBits-1:0] uw_chunk_o,
   input logic                 uw_read_o,
   input logic                 uw_done_i,
   input logic [SlotWidth-1:0] uw_done_slot_i,
-  input logic [1:0]           uw_done_chunk_i,
+  input logic [onerma_pkg::ChunkIndexBits-1:0] uw_done_chunk_i,
   input logic                 hw_valid_o,
   input logic                 hw_ready_i,
   input logic [63:0]          hw_addr_o,
@@ -106,6 +106,11 @@ module onerma_ini_ops_props #(
 );
   import onerma_pkg::*;
 
+  // Chunks: MaxChunks per op of at most 4096 bytes, ChunkBytes each, CIB bits of index.
+  localparam int unsigned CIB = ChunkIndexBits;
+  localparam int unsigned CS  = $clog2(ChunkBytes);
+  localparam int unsigned NC  = MaxChunks;
+
   // The DUT's encodings (phase_e, cst_e, kinds, dv_e in onerma_ini_ops.sv).
   localparam logic [2:0] PhFree = 3'd0, PhQueued = 3'd1, PhService = 3'd2, PhEnding = 3'd3,
                          PhRecord = 3'd4;
@@ -139,13 +144,13 @@ module onerma_ini_ops_props #(
   logic job_v_s, uw_v_s, hw_v_s, wds_v_s, rec_v_s;
   assign job_v_s = job_valid_o && job_meta_o[SlotWidth-1:0] == s;
   assign uw_v_s  = uw_valid_o && uw_slot_o == s;
-  assign hw_v_s  = hw_valid_o && hw_tag_o[TagW-1:2] == s;
+  assign hw_v_s  = hw_valid_o && hw_tag_o[TagW-1:CIB] == s;
   assign wds_v_s = wds_valid_o && wds_slot_o == s;
   assign rec_v_s = rec_valid_o && rec_slot_o == s;
   onerma_stream_check #(.Width($bits(hdr_t) + 256 + MetaW), .Assume(1'b0)) u_job (
     .clk_i, .rst_ni, .valid_i(job_v_s), .ready_i(job_ready_i),
     .data_i({job_hdr_o, job_tag_o, job_key_o, job_meta_o}));
-  onerma_stream_check #(.Width(SlotWidth + 3), .Assume(1'b0)) u_uw (
+  onerma_stream_check #(.Width(SlotWidth + CIB + 1), .Assume(1'b0)) u_uw (
     .clk_i, .rst_ni, .valid_i(uw_v_s), .ready_i(uw_ready_i),
     .data_i({uw_slot_o, uw_chunk_o, uw_read_o}));
   onerma_stream_check #(.Width(64 + 13 + 32 + TagW), .Assume(1'b0)) u_hw (
@@ -162,7 +167,7 @@ module onerma_ini_ops_props #(
 
   // ---- Port events of slot s.
   logic [1:0] j_kind, r_kind;
-  logic [1:0] j_chunk, r_chunk, hw_chunk, hr_chunk;
+  logic [CIB-1:0] j_chunk, r_chunk, hw_chunk, hr_chunk;
   logic [SlotWidth-1:0] j_slot, r_slot, hw_slot, hr_slot;
   assign {j_kind, j_chunk, j_slot}  = job_meta_o;
   assign {r_kind, r_chunk, r_slot}  = res_meta_i;
@@ -205,7 +210,7 @@ module onerma_ini_ops_props #(
   logic [7:0]  op_q;
   logic [15:0] len_q;
   logic [2:0]  nch_q;
-  logic [3:0]  eng_q, uwo_q, uwo_rd_q, uwa_q, uwa_rd_q, hwo_q, hwf_q, dn_q;
+  logic [NC-1:0] eng_q, uwo_q, uwo_rd_q, uwa_q, uwa_rd_q, hwo_q, hwf_q, dn_q;
   logic        eng_rep_q, eng_rdq_q, eng_cmpl_q;
   logic        rdok_q, rarm_q, wd_q;
   logic [63:0] laddr_q;
@@ -216,7 +221,7 @@ module onerma_ini_ops_props #(
   logic [15:0] cand_ctx_q, rd_ctx_q;
 
   function automatic logic [2:0] n_chunks(input logic [15:0] len);
-    return len[12:10] + 3'(len[9:0] != '0);
+    return 3'(len >> CS) + 3'(len[CS-1:0] != '0);
   endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -346,10 +351,10 @@ module onerma_ini_ops_props #(
   end
 
   // Opener jobs of s waiting in the job register.
-  logic [3:0] jq;
-  logic       jq_rep, jq_rdq, jq_cmpl;
+  logic [NC-1:0] jq;
+  logic          jq_rep, jq_rdq, jq_cmpl;
   always_comb begin
-    for (int c = 0; c < 4; c++) jq[c] = job_s && j_kind == KindChunk && j_chunk == 2'(c);
+    for (int c = 0; c < NC; c++) jq[c] = job_s && j_kind == KindChunk && j_chunk == CIB'(c);
     jq_rep  = job_s && j_kind == KindReply;
     jq_rdq  = job_s && j_kind == KindRdreq;
     jq_cmpl = job_s && j_kind == KindCmpl;
@@ -431,19 +436,21 @@ module onerma_ini_ops_props #(
     end
     if (hw_s) begin
       assert (hwo_q[hw_chunk]);
-      assert (hw_addr_o == laddr_q + (64'(hw_chunk) << 10));
+      assert (hw_addr_o == laddr_q + (64'(hw_chunk) << CS));
       assert (hw_region_o == lregion_q && hw_gen_o == lgen_q);
-      assert (hw_len_o == ((len_q - (16'(hw_chunk) << 10) > 16'd1024) ? 13'd1024 :
-                           13'(len_q - (16'(hw_chunk) << 10))));
+      assert (hw_len_o == ((len_q - (16'(hw_chunk) << CS) > 16'(ChunkBytes)) ? 13'(ChunkBytes) :
+                           13'(len_q - (16'(hw_chunk) << CS))));
     end
   end
 
   // ---- (4) Opener jobs: only for an op in service with its request counter known (at the
   // header's acceptance), the frame answering that counter; a chunk in range that was missing.
-  logic       hdr_s_q, hdr_ok_q;
-  logic [3:0] missing;
+  logic          hdr_s_q, hdr_ok_q;
+  logic [NC-1:0] missing;
+  logic [CIB-1:0] h_chunk;
+  assign h_chunk = hdr_i.chunk_offset[CS+CIB-1:CS];
   always_comb
-    for (int c = 0; c < 4; c++)
+    for (int c = 0; c < NC; c++)
       missing[c] = !(jq[c] || eng_q[c] || uwo_q[c] || uwa_q[c] || hwo_q[c] || hwf_q[c] || dn_q[c]);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -453,8 +460,7 @@ module onerma_ini_ops_props #(
       hdr_s_q  <= hdr_fire && hdr_i.slot == 16'(s);
       hdr_ok_q <= live_o[s] && ctr_ok_q &&
                   (hdr_i.msg_type != MsgTypeRdResp ||
-                   (op_q == 8'(OpTypeRead) && 3'(hdr_i.chunk_offset[11:10]) < nch_q &&
-                    missing[hdr_i.chunk_offset[11:10]]));
+                   (op_q == 8'(OpTypeRead) && 3'(h_chunk) < nch_q && missing[h_chunk]));
     end
   end
   always_comb if (rst_ni) begin
@@ -472,7 +478,7 @@ module onerma_ini_ops_props #(
       if (j_kind == KindChunk) begin
         assert (job_hdr_o.msg_type == MsgTypeRdResp);
         assert (op_q == 8'(OpTypeRead));
-        assert (job_hdr_o.chunk_offset[11:10] == j_chunk);
+        assert (job_hdr_o.chunk_offset[CS+CIB-1:CS] == j_chunk);
         assert (3'(j_chunk) < nch_q);
       end
       if (j_kind == KindRdreq) assert (job_hdr_o.msg_type == MsgTypeWrRdreq);
@@ -491,12 +497,13 @@ module onerma_ini_ops_props #(
   assign ph = onerma_ini_ops.phase_q[s];
   // FIFO contents: entries of s per chunk.
   localparam int unsigned SW = SlotWidth;
-  logic [3:0][2:0] uwq_n, uwq_rd_n, hwq_n;
+  logic [NC-1:0][2:0] uwq_n, uwq_rd_n, hwq_n;
   // u_rmq has NumSlots entries (a power of two in every proof configuration).
   localparam int unsigned RmqAW = (NumSlots > 1) ? $clog2(NumSlots) : 1;
   logic [$clog2(NumSlots+1)-1:0] rmq_n;
-  logic [3:0][SW+2:0] uwe;
-  logic [3:0][SW+1:0] hwe;
+  // u_uwq and u_hwq hold 4 entries each: {slot, chunk, read} and {slot, chunk}.
+  logic [3:0][SW+CIB:0]   uwe;
+  logic [3:0][SW+CIB-1:0] hwe;
   logic [NumSlots-1:0][SW-1:0] rme;
   for (genvar gi = 0; gi < 4; gi++) begin : g_fifo_e
     assign uwe[gi] = onerma_ini_ops.u_uwq.mem_q[2'(onerma_ini_ops.u_uwq.rptr_q + 2'(gi))];
@@ -512,18 +519,18 @@ module onerma_ini_ops_props #(
     hwq_n    = '0;
     rmq_n    = '0;
     for (int i = 0; i < 4; i++) begin
-      if (3'(i) < onerma_ini_ops.u_uwq.count_q && uwe[i][SW+2:3] == s) begin
-        uwq_n[uwe[i][2:1]] = uwq_n[uwe[i][2:1]] + 3'd1;
-        if (uwe[i][0]) uwq_rd_n[uwe[i][2:1]] = uwq_rd_n[uwe[i][2:1]] + 3'd1;
+      if (3'(i) < onerma_ini_ops.u_uwq.count_q && uwe[i][SW+CIB:CIB+1] == s) begin
+        uwq_n[uwe[i][CIB:1]] = uwq_n[uwe[i][CIB:1]] + 3'd1;
+        if (uwe[i][0]) uwq_rd_n[uwe[i][CIB:1]] = uwq_rd_n[uwe[i][CIB:1]] + 3'd1;
       end
-      if (3'(i) < onerma_ini_ops.u_hwq.count_q && hwe[i][SW+1:2] == s)
-        hwq_n[hwe[i][1:0]] = hwq_n[hwe[i][1:0]] + 3'd1;
+      if (3'(i) < onerma_ini_ops.u_hwq.count_q && hwe[i][SW+CIB-1:CIB] == s)
+        hwq_n[hwe[i][CIB-1:0]] = hwq_n[hwe[i][CIB-1:0]] + 3'd1;
     end
     for (int i = 0; i < NumSlots; i++)
       if (32'(i) < 32'(onerma_ini_ops.u_rmq.count_q) && rme[i] == s) rmq_n = rmq_n + 1'b1;
   end
 
-  logic [3:0][2:0] cst_s;
+  logic [NC-1:0][2:0] cst_s;
   assign cst_s = onerma_ini_ops.cst_q[s];
   logic dv_s;
   assign dv_s = onerma_ini_ops.dv_q != DvIdle && onerma_ini_ops.dv_slot_q == s;
@@ -579,7 +586,7 @@ module onerma_ini_ops_props #(
     if (!(ph inside {PhService, PhEnding})) assert (!any_fly);
     if (ph == PhQueued) assert (dn_q == '0);
     // Chunks.
-    for (int c = 0; c < 4; c++) begin
+    for (int c = 0; c < NC; c++) begin
       assert (cst_s[c] <= CsDone);
       assert (uwq_n[c] == 3'(uwo_q[c]));
       if (uwo_q[c]) assert (uwq_rd_n[c] == 3'(uwo_rd_q[c]));
@@ -635,7 +642,8 @@ module onerma_ini_ops_props #(
     if (dv_s && onerma_ini_ops.dv_q == DvRun)
       assert (32'(onerma_ini_ops.bit_q) < TimeWidth);
     // The job register.
-    if (job_s) assert (j_kind != KindChunk || onerma_ini_ops.job_hdr_q.chunk_offset[11:10] == j_chunk);
+    if (job_s)
+      assert (j_kind != KindChunk || onerma_ini_ops.job_hdr_q.chunk_offset[CS+CIB-1:CS] == j_chunk);
   end
 
   // ---- Covers.

@@ -11,16 +11,16 @@
 //
 // Asserted: one start at a time (start_ready only when idle, `done` once per start); every job
 // of a start of `s` carries the WR_DATA header built from the shadow (op type, remote NIC,
-// region, offset, length, PID, slot) with the start's counter and ctx, chunk_offset k * 1024 and
-// chunk_len of chunk k, k = 0, 1, .. in order, K_d and meta {k, s}; its read request the local
-// address + k * 1024, chunk_len, local region, gen and perm_local_read only; the read of a chunk
-// is requested only after its job was accepted and before the next job, one read at a time;
-// payload beats are the read's beats (data, last, err) and pass only after the job; `sent` is
-// the job handshake with {slot, chunk}; a response not OK gives `fail` with its status and
-// `done`, and no job of that start follows; `done` at an OK response only after exactly
-// ceil(length / 1024) jobs of the start, otherwise (no response) only before a job while the
-// slot is not live (`live_i` is free); a job is first offered only while its slot is live; the
-// stream rules of job, payload and read request.
+// region, offset, length, PID, slot) with the start's counter and ctx, chunk_offset
+// k * ChunkBytes and chunk_len of chunk k, k = 0, 1, .. in order, K_d and meta {k, s}; its read
+// request the local address + k * ChunkBytes, chunk_len, local region, gen and perm_local_read
+// only; the read of a chunk is requested only after its job was accepted and before the next
+// job, one read at a time; payload beats are the read's beats (data, last, err) and pass only
+// after the job; `sent` is the job handshake with {slot, chunk}; a response not OK gives `fail`
+// with its status and `done`, and no job of that start follows; `done` at an OK response only
+// after exactly ceil(length / ChunkBytes) jobs of the start, otherwise (no response) only before
+// a job while the slot is not live (`live_i` is free); a job is first offered only while its
+// slot is live; the stream rules of job, payload and read request.
 `ifdef FORMAL
 module onerma_ini_wrdata_props #(
   parameter int unsigned NumSlots    = 4,
@@ -29,7 +29,7 @@ module onerma_ini_wrdata_props #(
   parameter int unsigned TagWidth    = 8,
   parameter int unsigned RrtIdxWidth = 16,
   parameter int unsigned SlotWidth   = (NumSlots > 1) ? $clog2(NumSlots) : 1,
-  parameter int unsigned MetaWidth   = SlotWidth + 2
+  parameter int unsigned MetaWidth   = SlotWidth + onerma_pkg::ChunkIndexBits
 ) (
   input logic                    clk_i,
   input logic                    rst_ni,
@@ -47,7 +47,7 @@ module onerma_ini_wrdata_props #(
   input logic [NumSlots-1:0]     live_i,
   input logic                    sent_o,
   input logic [SlotWidth-1:0]    sent_slot_o,
-  input logic [1:0]              sent_chunk_o,
+  input logic [onerma_pkg::ChunkIndexBits-1:0] sent_chunk_o,
   input logic                    fail_o,
   input logic [SlotWidth-1:0]    fail_slot_o,
   input onerma_pkg::dma_status_e fail_status_o,
@@ -84,12 +84,14 @@ module onerma_ini_wrdata_props #(
   input logic [SlotWidth-1:0]    slot_q,
   input logic [63:0]             counter_q,
   input logic [15:0]             ctx_q,
-  input logic [1:0]              k_q
+  input logic [onerma_pkg::ChunkIndexBits-1:0] k_q
 );
   import onerma_pkg::*;
 
   localparam int unsigned Bytes = DataWidth / 8;
-  localparam int unsigned BW    = 12;  // beats of a chunk (<= 1024)
+  localparam int unsigned CIB   = ChunkIndexBits;
+  localparam int unsigned CS    = $clog2(ChunkBytes);
+  localparam int unsigned BW    = CS + 1;  // beats of a chunk (<= ChunkBytes)
 
   logic [1:0] state_q;
   assign state_q = 2'(onerma_ini_wrdata.state_q);
@@ -104,13 +106,13 @@ module onerma_ini_wrdata_props #(
 
   function automatic logic [15:0] clen(input logic [15:0] len, input logic [2:0] k);
     logic [16:0] off, rest;
-    off  = 17'(k) << 10;
+    off  = 17'(k) << CS;
     rest = 17'(len) - off;
-    return (17'(len) <= off) ? 16'd0 : ((rest > 17'd1024) ? 16'd1024 : 16'(rest));
+    return (17'(len) <= off) ? 16'd0 : ((rest > 17'(ChunkBytes)) ? 16'(ChunkBytes) : 16'(rest));
   endfunction
 
   function automatic logic [2:0] nchunks(input logic [15:0] len);
-    return 3'((32'(len) + 32'd1023) / 32'd1024);
+    return 3'((32'(len) + ChunkBytes - 1) / ChunkBytes);
   endfunction
 
   logic start_fire, job_fire, req_fire, rd_fire, rsp_fire, pay_fire;
@@ -249,7 +251,7 @@ module onerma_ini_wrdata_props #(
   // ---- The WR_DATA job expected for chunk k of s's start.
   hdr_t         want;
   logic [15:0]  want_off, want_len;
-  assign want_off = 16'(32'(kj_q) * 1024);
+  assign want_off = 16'(32'(kj_q) * ChunkBytes);
   assign want_len = clen(sh_cmd_q.length, kj_q);
   always_comb begin
     want = '{
@@ -276,7 +278,7 @@ module onerma_ini_wrdata_props #(
 
   // The read of the chunk whose job was accepted last (kj - 1).
   logic [15:0] rd_off, rd_len;
-  assign rd_off = 16'(32'(kj_q - 3'd1) * 1024);
+  assign rd_off = 16'(32'(kj_q - 3'd1) * ChunkBytes);
   assign rd_len = clen(sh_cmd_q.length, kj_q - 3'd1);
 
   always_comb if (rst_ni) begin
@@ -304,7 +306,7 @@ module onerma_ini_wrdata_props #(
     if (sent_o) assert (sent_slot_o == bslot_q && 3'(sent_chunk_o) == kj_q);
     assert (fail_o == (rsp_fire && rsp_status_i != DmaStatusOk));
     if (fail_o) assert (done_o && fail_slot_o == bslot_q && fail_status_o == rsp_status_i);
-    if (job_valid_o) assert (job_meta_o == {kj_q[1:0], bslot_q});
+    if (job_valid_o) assert (job_meta_o == {kj_q[CIB-1:0], bslot_q});
     // Slot s: the jobs and reads carry the memo, the start and the chunk.
     if (cur_s_q) begin
       if (job_valid_o) begin
@@ -335,7 +337,7 @@ module onerma_ini_wrdata_props #(
     assert (onerma_ini_wrdata.offered_q == joff_q);
     if (joff_q) assert (state_q == 2'd1);
     if (busy_q) assert (slot_q == bslot_q && k_q <= onerma_ini_wrdata.n_last);
-    if (busy_q && (state_q == 2'd1)) assert (3'(k_q) == kj_q && kj_q <= 3'd3);
+    if (busy_q && (state_q == 2'd1)) assert (3'(k_q) == kj_q && kj_q <= 3'(MaxChunks - 1));
     if (busy_q && (state_q != 2'd1)) assert (3'(k_q) + 3'd1 == kj_q);
     if (!busy_q) assert (!cur_s_q);
     assert (cur_s_q == (busy_q && bslot_q == s));

@@ -13,10 +13,12 @@
 module onerma_open_props #(
   parameter int unsigned DataWidth  = 128,
   parameter int unsigned MetaWidth  = 2,
-  parameter int unsigned StageBeats = 64,
+  parameter int unsigned StageBeats = onerma_pkg::ChunkBytes / 16,
   parameter int unsigned JobDepth   = 2,
   parameter int unsigned LenW       = 16,
   parameter int unsigned Lanes      = 1,
+  // Derived, do not override (the block's WW: a message's din words and a counter of them).
+  localparam int unsigned WW         = $clog2(4 / Lanes + onerma_pkg::ChunkBytes / 16 / Lanes + 1),
   localparam type        desc_t     = struct packed {
     logic [127:0]         key;
     logic [95:0]          iv;
@@ -47,8 +49,8 @@ module onerma_open_props #(
   input logic [Lanes*128-1:0] din_data_o,
   // Internals (connected by name through `.*`).
   input logic                 in_msg_q,
-  input logic [6:0]           din_idx_q,
-  input logic [6:0]           fill_q,
+  input logic [WW-1:0]        din_idx_q,
+  input logic [WW-1:0]        fill_q,
   input logic                 split_valid_q,
   input logic [$clog2(StageBeats + 1)-1:0] staged_q
 );
@@ -56,6 +58,9 @@ module onerma_open_props #(
   localparam int unsigned WordBytes = 16 * Lanes;
   localparam int unsigned HdrWords  = 64 / WordBytes;
   localparam int unsigned StageW    = StageBeats / Lanes;  // stage FIFO entries
+  localparam int unsigned ChunkW    = onerma_pkg::ChunkBytes / WordBytes;  // words of a chunk
+  // Payload words of the jobs held (at most 2, JobDepth = 2), and a counter of them.
+  localparam int unsigned PW        = $clog2(2 * ChunkW + 1);
 
   if (DataWidth != 128 * Lanes) begin : g_bad_cfg
     $error("onerma_open_props: the proof counts one din word per payload beat");
@@ -63,8 +68,8 @@ module onerma_open_props #(
 
   // din words of a payload of len bytes (the pool's count: ceil(ceil(len / 16) / Lanes)), and
   // payload beats of DataWidth bits; the same number here, as a stage entry is a payload beat.
-  function automatic logic [6:0] words(input logic [15:0] len);
-    return 7'((32'(len) + WordBytes - 1) / WordBytes);
+  function automatic logic [WW-1:0] words(input logic [15:0] len);
+    return WW'((32'(len) + WordBytes - 1) / WordBytes);
   endfunction
 
   logic [15:0] head_len;  // the head job's chunk_len
@@ -88,8 +93,8 @@ module onerma_open_props #(
     .clk_i, .rst_ni, .valid_i(din_valid_o), .ready_i(din_ready_i), .data_i(din_data_o));
 
   // ---- Environment: chunk lengths of at most one chunk; payload beats only as owed.
-  logic [7:0] pay_owed_q;  // payload beats of accepted jobs not yet taken
-  always_comb assume (job_hdr_i.chunk_len <= 16'd1024);
+  logic [PW-1:0] pay_owed_q;  // payload beats of accepted jobs not yet taken
+  always_comb assume (job_hdr_i.chunk_len <= 16'(onerma_pkg::ChunkBytes));
   always_comb if (rst_ni && pay_valid_i) assume (pay_owed_q != '0);
 
   logic job_go, pay_go, desc_go, din_go;
@@ -107,8 +112,8 @@ module onerma_open_props #(
       jobs_q     <= '0;
       descs_q    <= '0;
     end else begin
-      pay_owed_q <= pay_owed_q + (job_go ? 8'(words(job_hdr_i.chunk_len)) : 8'd0)
-                    - 8'(pay_go);
+      pay_owed_q <= pay_owed_q + (job_go ? PW'(words(job_hdr_i.chunk_len)) : PW'(0))
+                    - PW'(pay_go);
       jobs_q     <= jobs_q + 3'(job_go);
       descs_q    <= descs_q + 3'(desc_go);
     end
@@ -137,7 +142,7 @@ module onerma_open_props #(
   // ---- Induction invariants over the three FIFOs (JobDepth = 2).
   logic [1:0] cj, cl;
   logic       jr, lr;  // read pointers
-  logic [6:0] j_n16 [2], l_n16 [2];
+  logic [WW-1:0] j_n16 [2], l_n16 [2];
   assign cj = onerma_open.u_jq.count_q;
   assign cl = onerma_open.u_lq.count_q;
   assign jr = onerma_open.u_jq.rptr_q;
@@ -147,15 +152,15 @@ module onerma_open_props #(
     assign l_n16[k] = onerma_open.u_lq.mem_q[lr ^ 1'(k)];
   end
 
-  logic [7:0] staged_beats, filling_owed;
+  logic [PW-1:0] staged_beats, filling_owed;
   always_comb begin
     staged_beats = '0;
     for (int unsigned k = 0; k < 2; k++) begin
-      if (32'(k) < 32'(cj) - 32'(cl)) staged_beats = staged_beats + 8'(j_n16[k]);
+      if (32'(k) < 32'(cj) - 32'(cl)) staged_beats = staged_beats + PW'(j_n16[k]);
     end
     filling_owed = '0;
     for (int unsigned k = 0; k < 2; k++) begin
-      if (32'(k) < 32'(cl)) filling_owed = filling_owed + 8'(l_n16[k]);
+      if (32'(k) < 32'(cl)) filling_owed = filling_owed + PW'(l_n16[k]);
     end
   end
 
@@ -171,7 +176,7 @@ module onerma_open_props #(
     // The length queue holds the last cl jobs' lengths.
     for (int unsigned k = 0; k < 2; k++) begin
       if (32'(k) < 32'(cl)) assert (l_n16[k] == j_n16[32'(cj) - 32'(cl) + k]);
-      if (32'(k) < 32'(cj)) assert (32'(j_n16[k]) <= 64 / Lanes);
+      if (32'(k) < 32'(cj)) assert (32'(j_n16[k]) <= ChunkW);
     end
     assert (32'(staged_q) + 32'(in_msg_q) == 32'(cj) - 32'(cl));
     assert (jobs_q - descs_q == 3'(cj) - 3'(in_msg_q));

@@ -17,7 +17,7 @@ module onerma_rsp_ctx_props #(
   parameter int unsigned NumCtx    = 2,
   parameter int unsigned TimeWidth = 6,
   parameter int unsigned CtxW      = (NumCtx > 1) ? $clog2(NumCtx) : 1,
-  parameter int unsigned MetaW     = CtxW + 2
+  parameter int unsigned MetaW     = CtxW + onerma_pkg::ChunkIndexBits
 ) (
   input logic                 clk_i,
   input logic                 rst_ni,
@@ -65,20 +65,20 @@ module onerma_rsp_ctx_props #(
   input logic                 uw_valid_o,
   input logic                 uw_ready_i,
   input logic [CtxW-1:0]      uw_ctx_o,
-  input logic [1:0]           uw_chunk_o,
+  input logic [onerma_pkg::ChunkIndexBits-1:0] uw_chunk_o,
   input logic                 uw_read_o,
   input logic                 uw_done_i,
   input logic [CtxW-1:0]      uw_done_ctx_i,
-  input logic [1:0]           uw_done_chunk_i,
+  input logic [onerma_pkg::ChunkIndexBits-1:0] uw_done_chunk_i,
   input logic                 hw_valid_o,
   input logic                 hw_ready_i,
   input logic [63:0]          hw_addr_o,
   input logic [12:0]          hw_len_o,
   input logic [15:0]          hw_region_o,
   input logic [15:0]          hw_gen_o,
-  input logic [CtxW+1:0]      hw_tag_o,
+  input logic [CtxW+onerma_pkg::ChunkIndexBits-1:0] hw_tag_o,
   input logic                 hw_rsp_valid_i,
-  input logic [CtxW+1:0]      hw_rsp_tag_i,
+  input logic [CtxW+onerma_pkg::ChunkIndexBits-1:0] hw_rsp_tag_i,
   input logic                 hw_rsp_ok_i,
   input logic                 ins_valid_o,
   input logic                 ins_ready_i,
@@ -91,6 +91,11 @@ module onerma_rsp_ctx_props #(
   input logic                 ins_ok_i
 );
   import onerma_pkg::*;
+
+  // Chunks: MaxChunks per op of at most 4096 bytes, ChunkBytes each, CIB bits of index.
+  localparam int unsigned CIB = ChunkIndexBits;
+  localparam int unsigned CS  = $clog2(ChunkBytes);
+  localparam int unsigned NC  = MaxChunks;
 
   // The DUT's chunk-state encoding (cst_e in onerma_rsp_ctx.sv).
   localparam logic [2:0] CsMissing = 3'd0, CsPending = 3'd1, CsDropping = 3'd2,
@@ -119,7 +124,7 @@ module onerma_rsp_ctx_props #(
   onerma_stream_check #(.Width(1), .Assume(1'b0)) u_opay (
     .clk_i, .rst_ni, .valid_i(opay_valid_o), .ready_i(opay_ready_i), .data_i(pay_last_i));
 
-  logic [1:0]      j_chunk, r_chunk, hw_chunk, hr_chunk;
+  logic [CIB-1:0]  j_chunk, r_chunk, hw_chunk, hr_chunk;
   logic [CtxW-1:0] j_ctx, r_ctx, hw_ctx, hr_ctx;
   assign {j_chunk, j_ctx}   = oj_meta_o;
   assign {r_chunk, r_ctx}   = res_meta_i;
@@ -138,10 +143,10 @@ module onerma_rsp_ctx_props #(
   onerma_stream_check #(.Width($bits(hdr_t) + 256 + MetaW), .Assume(1'b0)) u_oj (
     .clk_i, .rst_ni, .valid_i(oj_c), .ready_i(oj_ready_i),
     .data_i({oj_hdr_o, oj_tag_o, oj_key_o, oj_meta_o}));
-  onerma_stream_check #(.Width(CtxW + 3), .Assume(1'b0)) u_uw (
+  onerma_stream_check #(.Width(CtxW + CIB + 1), .Assume(1'b0)) u_uw (
     .clk_i, .rst_ni, .valid_i(uw_c), .ready_i(uw_ready_i),
     .data_i({uw_ctx_o, uw_chunk_o, uw_read_o}));
-  onerma_stream_check #(.Width(64 + 13 + 32 + CtxW + 2), .Assume(1'b0)) u_hw (
+  onerma_stream_check #(.Width(64 + 13 + 32 + CtxW + CIB), .Assume(1'b0)) u_hw (
     .clk_i, .rst_ni, .valid_i(hw_c), .ready_i(hw_ready_i),
     .data_i({hw_addr_o, hw_len_o, hw_region_o, hw_gen_o, hw_tag_o}));
   onerma_stream_check #(.Width(40 + CtxW), .Assume(1'b0)) u_ins (
@@ -178,10 +183,10 @@ module onerma_rsp_ctx_props #(
   logic [15:0] len_q, region_q, gen_q;
   logic [7:0]  kg_q;
   logic [2:0]  nch_q;
-  logic [3:0]  eng_q, uwo_q, uwo_rd_q, uwa_q, uwa_rd_q, hwo_q, hwq_q, dn_q;
+  logic [NC-1:0] eng_q, uwo_q, uwo_rd_q, uwa_q, uwa_rd_q, hwo_q, hwq_q, dn_q;
 
   function automatic logic [2:0] n_chunks(input logic [15:0] len);
-    return len[12:10] + 3'(len[9:0] != '0);
+    return 3'(len >> CS) + 3'(len[CS-1:0] != '0);
   endfunction
 
   // The counter of the WR_RDREQ (not of a WR_CMPL, handed over earlier or in this cycle).
@@ -273,15 +278,19 @@ module onerma_rsp_ctx_props #(
   end
 
   // Opener jobs of c waiting in the job register.
-  logic [3:0] jq;
-  always_comb for (int k = 0; k < 4; k++) jq[k] = oj_c && j_chunk == 2'(k);
+  logic [NC-1:0] jq;
+  always_comb for (int k = 0; k < NC; k++) jq[k] = oj_c && j_chunk == CIB'(k);
 
-  logic [3:0] fly;
-  logic       any_fly;
+  logic [NC-1:0] fly;
+  logic          any_fly;
   always_comb
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < NC; k++)
       fly[k] = jq[k] || eng_q[k] || uwo_q[k] || uwa_q[k] || hwo_q[k] || hwq_q[k];
   assign any_fly = fly != '0;
+
+  // The chunks of the service: bit k set for k < nch_q.
+  logic [NC-1:0] nmask;
+  always_comb for (int k = 0; k < NC; k++) nmask[k] = 3'(k) < nch_q;
 
   // ---- The neighbours: they name c only for what c gave them.
   always_comb begin
@@ -315,7 +324,7 @@ module onerma_rsp_ctx_props #(
         assert (sj_hdr_o.msg_type == MsgTypeWrCmpl);
         assert (sj_hdr_o.status == (err_q ? StatusRemoteAccessError : StatusOk));
         assert (sj_hdr_o.prev_counter == ctr_q);
-        assert (err_q || (dn_q & ((4'd1 << nch_q) - 4'd1)) == ((4'd1 << nch_q) - 4'd1));
+        assert (err_q || (dn_q & nmask) == nmask);
       end else begin
         assert (rq_q);
         assert (sj_hdr_o.msg_type == MsgTypeWrRdreq);
@@ -338,10 +347,10 @@ module onerma_rsp_ctx_props #(
     end
     if (hw_c) begin
       assert (hwo_q[hw_chunk] && !rekey_q);
-      assert (hw_addr_o == base_q + off_q + (64'(hw_chunk) << 10));
+      assert (hw_addr_o == base_q + off_q + (64'(hw_chunk) << CS));
       assert (hw_region_o == region_q && hw_gen_o == gen_q);
-      assert (hw_len_o == ((len_q - (16'(hw_chunk) << 10) > 16'd1024) ? 13'd1024 :
-                           13'(len_q - (16'(hw_chunk) << 10))));
+      assert (hw_len_o == ((len_q - (16'(hw_chunk) << CS) > 16'(ChunkBytes)) ? 13'(ChunkBytes) :
+                           13'(len_q - (16'(hw_chunk) << CS))));
     end
     if (ins_c) begin
       assert (hwo_q[0] && rekey_q);
@@ -352,29 +361,32 @@ module onerma_rsp_ctx_props #(
   // ---- (3) Opener jobs: only the cycle after a header accepted for a missing chunk in range
   // of a live context; no chunk both in flight and done.
   logic hdr_c_q, hdr_ok_q;
-  logic [3:0] missing;
-  always_comb for (int k = 0; k < 4; k++) missing[k] = !fly[k] && !dn_q[k];
+  logic [NC-1:0] missing;
+  logic [CIB-1:0] h_chunk;
+  assign h_chunk = hdr_i.chunk_offset[CS+CIB-1:CS];
+  always_comb for (int k = 0; k < NC; k++) missing[k] = !fly[k] && !dn_q[k];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       hdr_c_q  <= 1'b0;
       hdr_ok_q <= 1'b0;
     end else begin
       hdr_c_q  <= hdr_fire && hdr_i.ctx == 16'(c);
-      hdr_ok_q <= busy_q && live_q && !cm_q && !err_q && 3'(hdr_i.chunk_offset[11:10]) < nch_q &&
-                  missing[hdr_i.chunk_offset[11:10]] && hdr_i.prev_counter == ctr_q;
+      hdr_ok_q <= busy_q && live_q && !cm_q && !err_q && 3'(h_chunk) < nch_q &&
+                  missing[h_chunk] && hdr_i.prev_counter == ctr_q;
     end
   end
   always_comb if (rst_ni) begin
     if (hdr_c_q && oj_c) assert (hdr_ok_q);
     if (oj_c) assert (busy_q && live_q && 3'(j_chunk) < nch_q);
-    for (int k = 0; k < 4; k++) if (dn_q[k]) assert (!fly[k]);
+    for (int k = 0; k < NC; k++) if (dn_q[k]) assert (!fly[k]);
   end
 
   // ---- Induction invariants.
   localparam int unsigned CW = CtxW;
-  logic [3:0][2:0] uwq_n, uwq_rd_n, hwq_n;
-  logic [3:0][CW+2:0] uwe;
-  logic [3:0][CW+2:0] hwe;
+  logic [NC-1:0][2:0] uwq_n, uwq_rd_n, hwq_n;
+  // u_uwq and u_hwq hold 4 entries each: {ctx, chunk, read} and {ctx, chunk, rekey}.
+  logic [3:0][CW+CIB:0] uwe;
+  logic [3:0][CW+CIB:0] hwe;
   for (genvar gi = 0; gi < 4; gi++) begin : g_fifo_e
     assign uwe[gi] = onerma_rsp_ctx.u_uwq.mem_q[2'(onerma_rsp_ctx.u_uwq.rptr_q + 2'(gi))];
     assign hwe[gi] = onerma_rsp_ctx.u_hwq.mem_q[2'(onerma_rsp_ctx.u_hwq.rptr_q + 2'(gi))];
@@ -384,18 +396,18 @@ module onerma_rsp_ctx_props #(
     uwq_rd_n = '0;
     hwq_n    = '0;
     for (int i = 0; i < 4; i++) begin
-      if (3'(i) < onerma_rsp_ctx.u_uwq.count_q && uwe[i][CW+2:3] == c) begin
-        uwq_n[uwe[i][2:1]] = uwq_n[uwe[i][2:1]] + 3'd1;
-        if (uwe[i][0]) uwq_rd_n[uwe[i][2:1]] = uwq_rd_n[uwe[i][2:1]] + 3'd1;
+      if (3'(i) < onerma_rsp_ctx.u_uwq.count_q && uwe[i][CW+CIB:CIB+1] == c) begin
+        uwq_n[uwe[i][CIB:1]] = uwq_n[uwe[i][CIB:1]] + 3'd1;
+        if (uwe[i][0]) uwq_rd_n[uwe[i][CIB:1]] = uwq_rd_n[uwe[i][CIB:1]] + 3'd1;
       end
-      if (3'(i) < onerma_rsp_ctx.u_hwq.count_q && hwe[i][CW+2:3] == c) begin
-        hwq_n[hwe[i][2:1]] = hwq_n[hwe[i][2:1]] + 3'd1;
+      if (3'(i) < onerma_rsp_ctx.u_hwq.count_q && hwe[i][CW+CIB:CIB+1] == c) begin
+        hwq_n[hwe[i][CIB:1]] = hwq_n[hwe[i][CIB:1]] + 3'd1;
         assert (hwe[i][0] == rekey_q);
       end
     end
   end
 
-  logic [3:0][2:0] cst_c;
+  logic [NC-1:0][2:0] cst_c;
   assign cst_c = onerma_rsp_ctx.cst_q[c];
   logic sjreg_c, sjreg_rq, sjreg_cm;
   assign sjreg_c  = onerma_rsp_ctx.sj_q_valid && onerma_rsp_ctx.sj_ctx_q == c;
@@ -479,7 +491,7 @@ module onerma_rsp_ctx_props #(
     if (busy_q && onerma_rsp_ctx.endg_q[c] && !onerma_rsp_ctx.fin_q[c] && !sjo_q)
       assert (sjreg_cm || onerma_rsp_ctx.cmo_q[c]);
     if (busy_q && onerma_rsp_ctx.endg_q[c] && !onerma_rsp_ctx.exp_q[c] && !err_q)
-      assert ((dn_q & ((4'd1 << nch_q) - 4'd1)) == ((4'd1 << nch_q) - 4'd1));
+      assert ((dn_q & nmask) == nmask);
     if (busy_q && !onerma_rsp_ctx.endg_q[c]) assert (!onerma_rsp_ctx.fin_q[c] && !cm_q &&
                                                      !onerma_rsp_ctx.cmo_q[c]);
     if (!busy_q) assert (!onerma_rsp_ctx.fin_q[c] && !rq_q && !onerma_rsp_ctx.cmo_q[c] &&
@@ -502,7 +514,7 @@ module onerma_rsp_ctx_props #(
     if (any_fly) assert (live_q && busy_q);
     if (busy_q && dn_q != '0) assert (live_q);
     // Chunks.
-    for (int k = 0; k < 4; k++) begin
+    for (int k = 0; k < NC; k++) begin
       assert (cst_c[k] <= CsDone);
       assert (uwq_n[k] == 3'(uwo_q[k]));
       if (uwo_q[k]) assert (uwq_rd_n[k] == 3'(uwo_rd_q[k]));
@@ -523,7 +535,7 @@ module onerma_rsp_ctx_props #(
     end
     // The job register of c.
     if (oj_c) begin
-      assert (onerma_rsp_ctx.job_hdr_q.chunk_offset[11:10] == j_chunk);
+      assert (onerma_rsp_ctx.job_hdr_q.chunk_offset[CS+CIB-1:CS] == j_chunk);
       assert (onerma_rsp_ctx.job_hdr_q.prev_counter == ctr_q);
     end
   end

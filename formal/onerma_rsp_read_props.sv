@@ -24,12 +24,13 @@
 // one job per chunk, over the chunks of the READs in start order: the job of chunk k carries
 // the RD_RESP header built from that READ's start fields (READ, status OK, dst_nic = request
 // src_nic, prev_counter = request counter, PID, region, slot, offset, length echoed, ctx,
-// hold_ns, src_nic, counter and reserved 0), chunk_offset k * 1024, the chunk's chunk_len, K_d
-// and meta k, and is offered only once every earlier accepted job's data went through; exactly
-// one read per chunk in the same order, only while `lock_i` and fewer than MaxReads reads are
-// unanswered, with the address base + offset + k * 1024, chunk_len, the request's region, gen,
-// perm_remote_read only and the running count as tag; so the n-th read and the n-th job are the
-// same chunk, and no read is issued whose job is not offered in its turn. Payload: offered
+// hold_ns, src_nic, counter and reserved 0), chunk_offset k * ChunkBytes, the chunk's
+// chunk_len, K_d and meta k, and is offered only once every earlier accepted job's data went
+// through; exactly one read per chunk in the same order, only while `lock_i` and fewer than
+// MaxReads reads are unanswered, with the address base + offset + k * ChunkBytes, chunk_len, the
+// request's region, gen, perm_remote_read only and the running count as tag; so the n-th read
+// and the n-th job are the same chunk, and no read is issued whose job is not offered in its
+// turn. Payload: offered
 // exactly when a beat comes for a read whose job was accepted (`rd_ready` only then, with
 // `pay_ready`: every beat goes to the sealer, none is dropped), with the beat's data and last,
 // `pay_err` = `rd_err` or an earlier beat of the same READ carried `rd_err`. Every response is
@@ -89,7 +90,7 @@ module onerma_rsp_read_props #(
   input logic                    job_ready_i,
   input onerma_pkg::hdr_t        job_hdr_o,
   input logic [127:0]            job_key_o,
-  input logic [1:0]              job_meta_o,
+  input logic [onerma_pkg::ChunkIndexBits-1:0] job_meta_o,
   input logic                    pay_valid_o,
   input logic                    pay_ready_i,
   input logic [DataWidth-1:0]    pay_data_o,
@@ -115,7 +116,9 @@ module onerma_rsp_read_props #(
   import onerma_pkg::*;
 
   localparam int unsigned Bytes = DataWidth / 8;
-  localparam int unsigned BW    = 12;  // beats of a chunk (<= 1024)
+  localparam int unsigned CIB   = ChunkIndexBits;
+  localparam int unsigned CS    = $clog2(ChunkBytes);
+  localparam int unsigned BW    = CS + 1;  // beats of a chunk (<= ChunkBytes)
   // READ sequence numbers mod M: the held READs and the READs of the reads in flight span less
   // than M / 2, so differences are unambiguous.
   localparam int unsigned M     = 4 * MaxOps;
@@ -131,14 +134,14 @@ module onerma_rsp_read_props #(
 
   function automatic logic [15:0] clen(input logic [15:0] len, input logic [2:0] k);
     logic [16:0] off, rest;
-    off  = 17'(k) << 10;
+    off  = 17'(k) << CS;
     rest = 17'(len) - off;
-    return (17'(len) <= off) ? 16'd0 : ((rest > 17'd1024) ? 16'd1024 : 16'(rest));
+    return (17'(len) <= off) ? 16'd0 : ((rest > 17'(ChunkBytes)) ? 16'(ChunkBytes) : 16'(rest));
   endfunction
 
   // (Shifts, not divisions: a divider costs the solver much.)
   function automatic logic [2:0] nchunks(input logic [15:0] len);
-    return 3'((17'(len) + 17'd1023) >> 10);
+    return 3'((17'(len) + 17'(ChunkBytes - 1)) >> CS);
   endfunction
 
   function automatic logic [BW-1:0] nbeats(input logic [12:0] len);
@@ -196,7 +199,7 @@ module onerma_rsp_read_props #(
   onerma_stream_check #(.Width(TagWidth + 2), .Assume(1'b1)) u_rsp (
     .clk_i, .rst_ni, .valid_i(rsp_valid_i), .ready_i(rsp_ready_o),
     .data_i({rsp_tag_i, rsp_status_i}));
-  onerma_stream_check #(.Width($bits(hdr_t) + 128 + 2)) u_job (
+  onerma_stream_check #(.Width($bits(hdr_t) + 128 + CIB)) u_job (
     .clk_i, .rst_ni, .valid_i(job_valid_o), .ready_i(job_ready_i),
     .data_i({job_hdr_o, job_key_o, job_meta_o}));
   onerma_stream_check #(.Width(DataWidth + 2)) u_pay (
@@ -387,7 +390,7 @@ module onerma_rsp_read_props #(
       slot:         w_hdr_q.slot,
       offset:       w_hdr_q.offset,
       length:       w_hdr_q.length,
-      chunk_offset: 16'(p_jk) << 10,
+      chunk_offset: 16'(p_jk) << CS,
       chunk_len:    clen(w_hdr_q.length, p_jk),
       ctx:          '0,
       hold_ns:      '0,
@@ -402,9 +405,9 @@ module onerma_rsp_read_props #(
     if (job_valid_o) begin
       assert (p_jq != p_tq && p_jk < j_n);
       assert (!pass);
-      assert (job_hdr_o.length == j_len && job_hdr_o.chunk_offset == 16'(p_jk) << 10);
+      assert (job_hdr_o.length == j_len && job_hdr_o.chunk_offset == 16'(p_jk) << CS);
       assert (job_hdr_o.chunk_len == clen(j_len, p_jk));
-      assert (job_meta_o == p_jk[1:0]);
+      assert (job_meta_o == p_jk[CIB-1:0]);
       if (j_w) assert (job_hdr_o == want && job_key_o == w_kd_q);
     end
     // Reads: the read pointer's chunk, under the lock, fewer than MaxReads unanswered.
@@ -414,7 +417,7 @@ module onerma_rsp_read_props #(
       assert (32'(oi) < MaxReads);
       assert (16'(rdreq_len_o) == clen(r_len, p_rk));
       if (r_w) begin
-        assert (rdreq_addr_o == AddrWidth'(w_addr_q + (64'(p_rk) << 10)));
+        assert (rdreq_addr_o == AddrWidth'(w_addr_q + (64'(p_rk) << CS)));
         assert (rdreq_region_o == RrtIdxWidth'(w_hdr_q.region));
         assert (rdreq_gen_o == w_gen_q);
       end
@@ -489,8 +492,9 @@ module onerma_rsp_read_props #(
     logic [2:0] fn;  // chunks of its READ
     assign fn = nchunks(s_len_q[slot(f_q_q[j])]);
     always_comb if (rst_ni && CtW'(j) < oi) begin
-      assert (f_len_q[j] >= 13'd1 && f_len_q[j] <= 13'd1024);
-      assert (f_k_q[j] <= 3'd3 && (f_k_q[j] != 3'd3 || f_lc_q[j]) && 32'(f_q_q[j]) < M);
+      assert (f_len_q[j] >= 13'd1 && f_len_q[j] <= 13'(ChunkBytes));
+      assert (f_k_q[j] <= 3'(MaxChunks - 1) && (f_k_q[j] != 3'(MaxChunks - 1) || f_lc_q[j]) &&
+              32'(f_q_q[j]) < M);
       if (CtW'(j) >= od && CtW'(j + 1) == oi) begin
         assert ({p_rq, p_rk} == succ(f_q_q[j], f_k_q[j], f_lc_q[j]));
       end
@@ -543,8 +547,10 @@ module onerma_rsp_read_props #(
     cover (req_fire && p_held == SW'(2) && p_rq != p_jq && p_it != p_jt);
     // A read ahead's data waits for its job.
     cover (rd_valid_i && !pass && p_jt != p_it);
-    // A READ's second chunk erred; a clean beat of its third chunk passed marked erroneous.
-    cover (pay_fire && pay_err_o && !rd_err_i && f_k_q[od] == 3'd2 && p_ek == 3'd1);
+    // A READ's chunk erred; a clean beat of its next chunk, its last possible one, passed marked
+    // erroneous (with MaxChunks 2 the first chunk's error on the second chunk).
+    cover (pay_fire && pay_err_o && !rd_err_i && f_k_q[od] == 3'(MaxChunks - 1) &&
+           p_ek == 3'(MaxChunks - 2));
     // Idle after one READ of two chunks.
     cover (idle_o && p_tq == SW'(1) && p_it == CtW'(2));
     // The first READ's job accepted under a lock not yet held (its read not issued).

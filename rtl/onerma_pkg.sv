@@ -24,7 +24,11 @@ package onerma_pkg;
   // Size of one registered region table entry.
   localparam int unsigned RrtEntryBytes = 40;
   // Payload bytes of every RD_RESP/WR_DATA chunk but an op's last (protocol constant, so any two NICs cut and check chunks alike).
-  localparam int unsigned ChunkBytes = 1024;
+  localparam int unsigned ChunkBytes = 2048;
+  // Chunks of a largest op: MAX_OP_BYTES / CHUNK_BYTES (checked by the generator).
+  localparam int unsigned MaxChunks = 2;
+  // Bits of a chunk index: log2(MAX_CHUNKS), at least 1 (checked by the generator).
+  localparam int unsigned ChunkIndexBits = 1;
   // Allocation unit of the solicitation window SRAM.
   localparam int unsigned WindowLineBytes = 64;
   // Largest deviation of a NIC clock from its clk_period_ps that the WRITE hold conversion (protocol.md 6.2) absorbs.

@@ -308,7 +308,7 @@ pub fn random_req(rng: &mut StdRng, rrt: &Rrt, regions: u16, mem: u64, need: u8,
 }
 
 /// Protocol CHUNK_BYTES (§3.1): an op's payload travels in chunks of this size.
-pub const CHUNK: usize = 1024;
+pub const CHUNK: usize = onerma_layouts::CHUNK_BYTES;
 
 /// §3.1: the size of chunk `k` of an op of `len` bytes (0 past the op).
 pub fn chunk_len(len: usize, k: usize) -> usize {

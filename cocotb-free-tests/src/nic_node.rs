@@ -11,6 +11,9 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use onerma_layouts::{Cmd, Cpl, Hdr, OpType, RrtEntry, Status};
+
+/// Protocol CHUNK_BYTES as a host address step.
+const CHUNK: u64 = onerma_layouts::CHUNK_BYTES as u64;
 use onerma_model::crypto::{self, Key};
 use onerma_model::{NicConfig, Observer, ObserverConfig, Seen};
 use onerma_regs as regs;
@@ -290,7 +293,7 @@ impl<D: NicPorts> Node<D> {
         mem_cfg.size = mem_cfg.size.max(top.mem_size);
         // The RTL's tag results come when its engines get to a frame: up to `rx_crypto_max`
         // after the shadow's (latency 0); a failed chunk stays a duplicate until its window
-        // lines are unwound (a margin of 1,024 cycles, far above a 1 KB chunk's 16 lines).
+        // lines are unwound (a margin of 1,024 cycles, far above a chunk's 32 lines).
         let oc = ObserverConfig {
             nack_skew: D::TOP.nack_skew(),
             tag_skew: cfg.rx_crypto_max + 1_024,
@@ -872,7 +875,7 @@ impl<D: NicPorts> Node<D> {
         {
             let len = (a.beats() as u64) << a.size;
             let mut len = len - (a.addr & ((1 << a.size) - 1));
-            // A served READ reads chunk by chunk (1 KB from the op's start), one READ at a
+            // A served READ reads chunk by chunk (CHUNK_BYTES from the op's start), one READ at a
             // time: a burst at a chunk's start opens that chunk, and every burst is trimmed to
             // the open chunk's end (the observer grants each byte once; the last beat of a chunk
             // also holds the next chunk's first bytes). Of READs whose chunks start at the same
@@ -887,11 +890,11 @@ impl<D: NicPorts> Node<D> {
                 (burst_end == page_end && chunk_end >= page_end)
                     || (a.addr % bus + l).div_ceil(bus) == a.beats() as u64
             };
-            let fits = |e: u64| fits_end(e.min(a.addr + 1024));
+            let fits = |e: u64| fits_end(e.min(a.addr + CHUNK));
             let starts: Vec<u64> = self
                 .served_ranges
                 .iter()
-                .filter(|&&(s, e)| (s..e).contains(&a.addr) && (a.addr - s).is_multiple_of(1024))
+                .filter(|&&(s, e)| (s..e).contains(&a.addr) && (a.addr - s).is_multiple_of(CHUNK))
                 .map(|&(_, e)| e)
                 .collect();
             let continues = self.served_next == Some(a.addr)
@@ -910,10 +913,10 @@ impl<D: NicPorts> Node<D> {
                 self.served_cands = starts
                     .iter()
                     .filter(|&&e| fits(e))
-                    .map(|&e| e.min(a.addr + 1024))
+                    .map(|&e| e.min(a.addr + CHUNK))
                     .collect();
                 let end = self.served_cands.first().copied().unwrap_or(first);
-                self.served_chunk_end = Some(end.min(a.addr + 1024));
+                self.served_chunk_end = Some(end.min(a.addr + CHUNK));
                 claimed = true;
             }
             self.served_next = None;

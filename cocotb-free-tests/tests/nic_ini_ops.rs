@@ -23,7 +23,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 
-const CHUNK: u16 = 1024;
+const CHUNK: u16 = onerma_layouts::CHUNK_BYTES as u16;
+/// Chunks of a largest op, and the width and mask of a chunk index in a meta or tag.
+const NCH: usize = onerma_layouts::MAX_CHUNKS;
+const CIB: u32 = onerma_layouts::CHUNK_INDEX_BITS as u32;
+const CMASK: u32 = (1 << CIB) - 1;
 const MAX_HOLD_NS: u32 = 4_000;
 const CLK_PS: u32 = 4_000;
 
@@ -295,7 +299,7 @@ enum Kind {
 struct Op {
     acc: Option<Accept>,
     ph: Ph,
-    cs: [Cs; 4],
+    cs: [Cs; NCH],
     engaged: bool,
     rep_pend: bool,
     ctl_pend: bool,
@@ -320,7 +324,7 @@ impl Op {
         Op {
             acc: None,
             ph: Ph::Free,
-            cs: [Cs::Missing; 4],
+            cs: [Cs::Missing; NCH],
             engaged: false,
             rep_pend: false,
             ctl_pend: false,
@@ -698,7 +702,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         }
         // The window reads a chunk out (its unwind done) before the DMA can answer for it.
         if let Some(h) = hw_rsp.peek(c64) {
-            let key = ((h.0 >> 2) as usize, (h.0 & 3) as usize);
+            let key = ((h.0 >> CIB) as usize, (h.0 & CMASK) as usize);
             if !uw_done.0.iter().any(|(_, v)| *v == key) {
                 d.hw_rsp = Some(h);
             }
@@ -754,8 +758,8 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                         } else {
                             kd
                         };
-                        let meta = ((kind as u32) << (D::SLOT_BITS + 2))
-                            | ((chunk as u32 & 3) << D::SLOT_BITS)
+                        let meta = ((kind as u32) << (D::SLOT_BITS + CIB))
+                            | ((chunk as u32 & CMASK) << D::SLOT_BITS)
                             | u32::from(h.slot);
                         jobs.push_back(Job {
                             hdr: h.to_bytes().map_err(|e| fail(format!("{e}")))?,
@@ -838,8 +842,8 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         {
             results.pop();
             let slot = (meta & slot_mask) as usize;
-            let chunk = ((meta >> D::SLOT_BITS) & 3) as usize;
-            let kind = match meta >> (D::SLOT_BITS + 2) {
+            let chunk = ((meta >> D::SLOT_BITS) & CMASK) as usize;
+            let kind = match meta >> (D::SLOT_BITS + CIB) {
                 0 => Kind::Chunk,
                 1 => Kind::Reply,
                 2 => Kind::Rdreq,
@@ -877,7 +881,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                         len: u32::from(chunk_len(a.cmd.length, u.1 as u16)),
                         region: a.cmd.local_region,
                         gen_: a.local_gen,
-                        tag: ((u.0 as u32) << 2) | u.1 as u32,
+                        tag: ((u.0 as u32) << CIB) | u.1 as u32,
                     });
                 }
             }
@@ -1099,8 +1103,8 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
             };
         }
         if let Some((tag, ok)) = d.hw_rsp {
-            let s = (tag >> 2) as usize;
-            let c = (tag & 3) as usize;
+            let s = (tag >> CIB) as usize;
+            let c = (tag & CMASK) as usize;
             prop_assert_eq!(
                 pre[s].cs[c],
                 Cs::Writing,

@@ -248,7 +248,7 @@ fn random_memo(rng: &mut StdRng, rrt: &Rrt) -> Memo {
     } else {
         match rng.random_range(0u8..4) {
             0 => 4096,
-            1 => *[1u16, 1023, 1024, 1025, 2048, 3072, 3073]
+            1 => *[1u16, 1024, 2047, 2048, 2049, 3072, 4096]
                 .get(rng.random_range(0..7))
                 .unwrap_or(&1),
             _ => r.len,

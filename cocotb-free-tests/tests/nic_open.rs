@@ -111,14 +111,17 @@ const TYPES: [(MsgType, OpType, Status); 6] = [
     ),
 ];
 
+/// Protocol CHUNK_BYTES: the largest payload of one message.
+const CHUNK: u16 = onerma_layouts::CHUNK_BYTES as u16;
+
 fn message(rng: &mut StdRng, crypto: &mut Crypto) -> Result<Msg, TestCaseError> {
     let (msg_type, op_type, status) = TYPES[rng.random_range(0..TYPES.len())];
     let payload = matches!(msg_type, MsgType::RdResp | MsgType::WrData);
     let chunk_len: u16 = if payload {
         if rng.random_bool(0.3) {
-            1024
+            CHUNK
         } else {
-            rng.random_range(1..=1024)
+            rng.random_range(1..=CHUNK)
         }
     } else {
         0

@@ -26,7 +26,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 
-const CHUNK: u16 = 1024;
+const CHUNK: u16 = onerma_layouts::CHUNK_BYTES as u16;
+/// Chunks of a largest op, and the width and mask of a chunk index in a meta or tag.
+const NCH: usize = onerma_layouts::MAX_CHUNKS;
+const CIB: u32 = onerma_layouts::CHUNK_INDEX_BITS as u32;
+const CMASK: u32 = (1 << CIB) - 1;
 const HOLD_NS: u32 = 3_000;
 
 trait Dut {
@@ -267,7 +271,7 @@ struct Ctx {
     err: bool,  // REMOTE_ACCESS_ERROR decided
     endg: bool, // end decided
     fin: bool,  // to be freed
-    cs: [Cs; 4],
+    cs: [Cs; NCH],
     rdctr: u64,
     dl: u32,
     // Bench: never send this context any data (it expires).
@@ -289,7 +293,7 @@ impl Ctx {
             err: false,
             endg: false,
             fin: false,
-            cs: [Cs::Missing; 4],
+            cs: [Cs::Missing; NCH],
             rdctr: 0,
             dl: 0,
             mute: false,
@@ -633,7 +637,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         }
         // The window reads a chunk out (its unwind done) before its answer can come.
         if let Some(h) = hw_rsp.peek(cycle) {
-            let key = ((h.0 >> 2) as usize, (h.0 & 3) as usize);
+            let key = ((h.0 >> CIB) as usize, (h.0 & CMASK) as usize);
             if !uw_done.0.iter().any(|(_, v)| *v == key) {
                 d.hw_rsp = Some(h);
             }
@@ -858,7 +862,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         {
             results.pop();
             let c = (meta & ((1 << cb) - 1)) as usize;
-            let k = ((meta >> cb) & 3) as usize;
+            let k = ((meta >> cb) & CMASK) as usize;
             res_ev = Some((ok, c, k));
         }
         let auth = res_ev.is_some_and(|(ok, c, _)| !ok && !pre[c].err);
@@ -892,7 +896,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                 len: u32::from(chunk_len(s.hdr.length, k as u16)),
                 region: s.hdr.region,
                 gen_: s.gen_,
-                tag: ((c as u32) << 2) | k as u32,
+                tag: ((c as u32) << CIB) | k as u32,
             })
         });
         prop_assert_eq!(&out.hw, &hw_want, "host write");
@@ -911,7 +915,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
                 let ok = rng.random_range(0..25) != 0;
                 hw_rsp.push(
                     cycle + rng.random_range(1..12),
-                    (((c as u32) << 2) | k as u32, ok),
+                    (((c as u32) << CIB) | k as u32, ok),
                 );
                 hwq.pop_front();
                 st.hw += 1;
@@ -1010,7 +1014,7 @@ fn run<D: Dut>(seed: u64, busy: u32, cycles: u64) -> Result<Stats, TestCaseError
         }
         if let Some((tag, ok)) = d.hw_rsp {
             hw_rsp.pop();
-            let (c, k) = ((tag >> 2) as usize, (tag & 3) as usize);
+            let (c, k) = ((tag >> CIB) as usize, (tag & CMASK) as usize);
             prop_assert_eq!(
                 ctxs[c].cs[k],
                 Cs::Writing,

@@ -245,7 +245,7 @@ fn random_start(rng: &mut StdRng, rrt: &Rrt) -> Start {
     let r = random_req(rng, rrt, REGIONS, MEM, PERM_REMOTE_READ, 0);
     let length: u16 = match rng.random_range(0u8..4) {
         0 => 4096,
-        1 => *[1u16, 1023, 1024, 1025, 2048, 3071, 3072, 3073, 4095]
+        1 => *[1u16, 1023, 1024, 1025, 2047, 2048, 2049, 3072, 4095]
             .get(rng.random_range(0..9))
             .unwrap_or(&1),
         _ => r.len,

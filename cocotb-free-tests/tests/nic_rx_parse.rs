@@ -24,7 +24,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 const NIC: u32 = 0x0a00_0001;
-const MAX_FRAME: usize = 64 + 1024 + 16;
+/// Protocol CHUNK_BYTES: the largest payload of one frame.
+const CHUNK: u16 = onerma_layouts::CHUNK_BYTES as u16;
+const MAX_FRAME: usize = 64 + onerma_layouts::CHUNK_BYTES + 16;
 
 /// One input beat: `BYTES` lanes (lane 0 = first byte), keep mask, last.
 #[derive(Clone, Debug, PartialEq)]
@@ -242,7 +244,7 @@ fn is_hop1(m: MsgType) -> bool {
 /// A random header legal by `wire::well_formed`, addressed to this NIC.
 fn legal_hdr(rng: &mut StdRng, m: MsgType, big: bool) -> Hdr {
     let length: u16 = if big {
-        rng.random_range(1024..=4096)
+        rng.random_range(CHUNK..=4096)
     } else if rng.random_bool(0.3) {
         rng.random_range(1..=64)
     } else {
@@ -386,7 +388,7 @@ fn random_frame(rng: &mut StdRng) -> Frame {
             if is_payload(m) {
                 if rng.random_bool(0.5) {
                     let off = u16::from_be_bytes([b[46], b[47]]);
-                    put(&mut b, 46, 2, u64::from(off | rng.random_range(1..1024)));
+                    put(&mut b, 46, 2, u64::from(off | rng.random_range(1..CHUNK)));
                 } else {
                     let cl = u16::from_be_bytes([b[48], b[49]]);
                     let new = if cl > 1 && rng.random_bool(0.5) {
@@ -401,7 +403,7 @@ fn random_frame(rng: &mut StdRng) -> Frame {
                 put(&mut b, 48, 2, rng.random_range(1..=64));
                 refit(rng, &mut b);
             } else {
-                put(&mut b, 46, 2, u64::from(rng.random_range(1..=4u16)) * 1024);
+                put(&mut b, 46, 2, u64::from(rng.random_range(1..=4u16) * CHUNK));
             }
             "chunk rule"
         }
@@ -439,7 +441,12 @@ fn random_frame(rng: &mut StdRng) -> Frame {
                 let n = rng.random_range(MAX_FRAME + 1..=MAX_FRAME + 200);
                 b.resize(n, 0xa5);
             } else {
-                put(&mut b, 48, 2, rng.random_range(1025..=1300));
+                put(
+                    &mut b,
+                    48,
+                    2,
+                    u64::from(rng.random_range(CHUNK + 1..=CHUNK + 276)),
+                );
                 refit(rng, &mut b);
             }
             "oversize"
@@ -465,13 +472,13 @@ fn random_frame(rng: &mut StdRng) -> Frame {
             // A payload message naming a chunk at or beyond the op's end (size 0).
             if is_payload(m) {
                 let len = rng.random_range(1..=3072u16);
-                let first_missing = len.div_ceil(1024);
+                let first_missing = len.div_ceil(CHUNK);
                 put(&mut b, 44, 2, u64::from(len));
                 put(
                     &mut b,
                     46,
                     2,
-                    u64::from(1024 * rng.random_range(first_missing..=4)),
+                    u64::from(CHUNK * rng.random_range(first_missing..=4)),
                 );
                 put(&mut b, 48, 2, 0);
                 refit(rng, &mut b);
@@ -826,11 +833,11 @@ fn throughput<D: Dut>(make: impl Fn(&mut StdRng) -> Hdr, n: usize) -> f64 {
     total as f64 / cycles as f64
 }
 
-fn chunk_1k(rng: &mut StdRng) -> Hdr {
+fn chunk_full(rng: &mut StdRng) -> Hdr {
     let mut h = legal_hdr(rng, MsgType::RdResp, true);
     h.length = 4096;
-    h.chunk_offset = 1024 * rng.random_range(0..4u16);
-    h.chunk_len = 1024;
+    h.chunk_offset = CHUNK * rng.random_range(0..onerma_layouts::MAX_CHUNKS as u16);
+    h.chunk_len = CHUNK;
     h
 }
 
@@ -848,16 +855,16 @@ fn no_payload(rng: &mut StdRng) -> Hdr {
 fn full_rate_back_to_back() {
     let figures = [
         (
-            "128-bit, 1 KB chunks",
-            throughput::<onerma_rtl::rx_parse::Model>(chunk_1k, 50),
+            "128-bit, whole chunks",
+            throughput::<onerma_rtl::rx_parse::Model>(chunk_full, 50),
         ),
         (
             "128-bit, 80-byte frames",
             throughput::<onerma_rtl::rx_parse::Model>(no_payload, 200),
         ),
         (
-            "512-bit, 1 KB chunks",
-            throughput::<onerma_rtl::rx_parse_default::Model>(chunk_1k, 50),
+            "512-bit, whole chunks",
+            throughput::<onerma_rtl::rx_parse_default::Model>(chunk_full, 50),
         ),
         (
             "512-bit, 80-byte frames",

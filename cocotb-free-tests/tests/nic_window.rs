@@ -1,6 +1,6 @@
 //! `onerma_window` against a reference of what landed in each chunk (protocol.md §5).
 //!
-//! Random jobs (one chunk of an owner, 1..64 beats of 16 bytes) land interleaved, as the GCM
+//! Random jobs (one chunk of an owner, 1..=CHUNK_BYTES / 16 beats of 16 bytes) land interleaved, as the GCM
 //! pool's dout gives them: in words of `LANES` beats (beat 0 in the top bits), a partial last
 //! word zero-filled as the pool's lanes give it; a finished job is dropped or read out. The line allocator is played by
 //! the test (random free lines, random refusals of a take). Checked: a line is taken only for a
@@ -170,9 +170,12 @@ fn run<D: Dut>(
         }
         // Start jobs on idle chunks while the window has room for them.
         if started < jobs && rng.random_range(0..4) == 0 {
-            let key = (rng.random_range(0..D::OWNERS), rng.random_range(0..4usize));
+            let key = (
+                rng.random_range(0..D::OWNERS),
+                rng.random_range(0..onerma_layouts::MAX_CHUNKS),
+            );
             let c = chunks.entry(key).or_default();
-            let beats = rng.random_range(1..=64usize);
+            let beats = rng.random_range(1..=onerma_layouts::CHUNK_BYTES / 16);
             let words = beats.div_ceil(D::LANES);
             let lines = (words * D::LANES).div_ceil(4);
             if !c.active && reserved + lines <= D::LINES {

@@ -25,9 +25,10 @@
 module onerma_gcm_lane #(
   /// A power of two (1, 2, 4, ...): words are counted with shifts.
   parameter int unsigned Lanes          = 4,
-  /// Words the input buffer holds. Two messages of the largest size (2 x 17 words: a 64-byte
-  /// header and a 1 KB chunk at Lanes 4): the next descriptor is admitted while the previous
-  /// message drains, so the engine's keystream is ready when its words arrive (docs/crypto.md).
+  /// Words the input buffer holds. 34 holds two messages of a 64-byte header and a 1 KB payload
+  /// at Lanes 4 (2 x 17 words), or one with a 2 KB chunk (33 words): the next descriptor is
+  /// admitted while the previous message drains, so the engine's keystream is ready when its
+  /// words arrive (docs/crypto.md). A longer message is admitted into an empty buffer.
   parameter int unsigned WordDepth      = 34,
   parameter bit          Pipelined      = 1'b1,
   parameter bit          SboxRam        = 1'b1,

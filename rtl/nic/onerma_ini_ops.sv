@@ -22,8 +22,8 @@ module onerma_ini_ops #(
   parameter int unsigned TimeWidth = 32,
   // Derived, do not override.
   parameter int unsigned SlotWidth = (NumSlots > 1) ? $clog2(NumSlots) : 1,
-  parameter int unsigned MetaW     = SlotWidth + 4,
-  parameter int unsigned TagW      = SlotWidth + 2
+  parameter int unsigned MetaW     = SlotWidth + 2 + onerma_pkg::ChunkIndexBits,
+  parameter int unsigned TagW      = SlotWidth + onerma_pkg::ChunkIndexBits
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -95,11 +95,11 @@ module onerma_ini_ops #(
   output logic                 uw_valid_o,
   input  logic                 uw_ready_i,
   output logic [SlotWidth-1:0] uw_slot_o,
-  output logic [1:0]           uw_chunk_o,
+  output logic [onerma_pkg::ChunkIndexBits-1:0] uw_chunk_o,
   output logic                 uw_read_o,
   input  logic                 uw_done_i,
   input  logic [SlotWidth-1:0] uw_done_slot_i,
-  input  logic [1:0]           uw_done_chunk_i,
+  input  logic [onerma_pkg::ChunkIndexBits-1:0] uw_done_chunk_i,
 
   // Host writes of verified chunks (an onerma_dma_wr client; data from the window read-out).
   output logic                 hw_valid_o,
@@ -220,13 +220,13 @@ module onerma_ini_ops #(
 
   typedef struct packed {
     logic [SlotWidth-1:0] slot;
-    logic [1:0]           chunk;
+    logic [ChunkIndexBits-1:0] chunk;
     logic                 read;
   } uw_t;
 
   typedef struct packed {
     logic [SlotWidth-1:0] slot;
-    logic [1:0]           chunk;
+    logic [ChunkIndexBits-1:0] chunk;
   } hwq_t;
 
   typedef struct packed {
@@ -286,7 +286,7 @@ module onerma_ini_ops #(
   // Per-slot state (flops).
   // ---------------------------------------------------------------------------------------
   phase_e [NumSlots-1:0]        phase_q, phase_d;
-  cst_e   [NumSlots-1:0][3:0]   cst_q, cst_d;
+  cst_e   [NumSlots-1:0][MaxChunks-1:0]   cst_q, cst_d;
   logic   [NumSlots-1:0]        engaged_q, engaged_d;   // RD_RESP header or WR_RDREQ accepted
   logic   [NumSlots-1:0]        rep_pend_q, rep_pend_d; // a NACK / ACCESS_ERR / AUTH_FAIL in an engine
   logic   [NumSlots-1:0]        ctl_pend_q, ctl_pend_d; // a WR_RDREQ or WR_CMPL in an engine
@@ -303,11 +303,11 @@ module onerma_ini_ops #(
   status_e [NumSlots-1:0]       rst_q, rst_d;           // status a pending reply / WR_CMPL carries
 
   function automatic logic [2:0] n_chunks(input logic [ChunkShift+2:0] len);
-    // length <= 4096 (onerma_submit): at most 4 chunks.
+    // length <= 4096 (onerma_submit): at most MaxChunks chunks.
     return len[ChunkShift+2:ChunkShift] + 3'(len[ChunkShift-1:0] != '0);
   endfunction
 
-  function automatic logic [12:0] chunk_len(input logic [15:0] len, input logic [1:0] k);
+  function automatic logic [12:0] chunk_len(input logic [15:0] len, input logic [ChunkIndexBits-1:0] k);
     logic [15:0] rest;
     rest = len - (16'(k) << ChunkShift);
     return (rest > 16'(ChunkBytes)) ? 13'(ChunkBytes) : rest[12:0];
@@ -327,7 +327,7 @@ module onerma_ini_ops #(
   logic                 h_in_range, h_live, h_echo, h_prev_req, h_time;
   logic [TimeWidth-1:0] h_diff;
   echo_t                hm;
-  logic [1:0]           h_chunk;
+  logic [ChunkIndexBits-1:0] h_chunk;
   logic                 h_stale, h_dup, h_hold, h_acc;
   logic [1:0]           h_kind;
   status_e              h_status;
@@ -339,7 +339,7 @@ module onerma_ini_ops #(
   assign hs          = hdr_i.slot[SlotWidth-1:0];
   assign h_in_range  = (32'(hdr_i.slot) < NumSlots);
   assign hm          = echo_mem[hs];
-  assign h_chunk     = hdr_i.chunk_offset[ChunkShift+1:ChunkShift];
+  assign h_chunk     = hdr_i.chunk_offset[ChunkShift+ChunkIndexBits-1:ChunkShift];
   assign h_is_read   = isrd_q[hs];
   assign h_is_wr     = !isrd_q[hs];
 
@@ -472,7 +472,7 @@ module onerma_ini_ops #(
   logic                 uwq_in_ready, rmq_in_ready;
   logic                 res_fire;
   logic [1:0]           r_kind;
-  logic [1:0]           r_chunk;
+  logic [ChunkIndexBits-1:0] r_chunk;
   logic [SlotWidth-1:0] r_slot;
   logic                 r_live;
 
@@ -647,12 +647,12 @@ module onerma_ini_ops #(
     for (int unsigned s = 0; s < NumSlots; s++) begin
       inflight[s] = rep_pend_q[s] || ctl_pend_q[s] || wd_busy_q[s] || req_fly_q[s] ||
                     rearm_q[s];
-      for (int unsigned c = 0; c < 4; c++) begin
+      for (int unsigned c = 0; c < MaxChunks; c++) begin
         if (cst_q[s][c] inside {CsPending, CsDropping, CsReading, CsWriting}) inflight[s] = 1'b1;
       end
       rec_req[s] = (phase_q[s] == PhEnding) && !inflight[s];
       tag_wait[s] = rep_pend_q[s] || ctl_pend_q[s];
-      for (int unsigned c = 0; c < 4; c++) begin
+      for (int unsigned c = 0; c < MaxChunks; c++) begin
         if (cst_q[s][c] == CsPending) tag_wait[s] = 1'b1;
       end
     end
@@ -712,7 +712,7 @@ module onerma_ini_ops #(
   // The per-slot update: every event of the cycle applied to its slot.
   // ---------------------------------------------------------------------------------------
   logic [SlotWidth-1:0] hw_rsp_slot;
-  logic [1:0]           hw_rsp_chunk;
+  logic [ChunkIndexBits-1:0] hw_rsp_chunk;
   assign {hw_rsp_slot, hw_rsp_chunk} = hw_rsp_tag_i;
 
   always_comb begin
@@ -744,7 +744,7 @@ module onerma_ini_ops #(
       if (acc_fire && acc_slot_i == s) begin
         phase_d[si]    = (acc_status_i == StatusOk) ? PhQueued : PhEnding;
         status_d[si]   = acc_status_i;
-        for (int unsigned c = 0; c < 4; c++) cst_d[si][c] = CsMissing;
+        for (int unsigned c = 0; c < MaxChunks; c++) cst_d[si][c] = CsMissing;
         isrd_d[si]     = (acc_cmd_i.op_type == 8'(OpTypeRead));
         nch_d[si]      = n_chunks(acc_cmd_i.length[ChunkShift+2:0]);
         armwait_d[si]  = 1'b0;
@@ -850,7 +850,7 @@ module onerma_ini_ops #(
       end
       // READ: every chunk written.
       all_done = isrd_q[si];
-      for (int unsigned c = 0; c < 4; c++) begin
+      for (int unsigned c = 0; c < MaxChunks; c++) begin
         if (3'(c) < nch_q[si] && cst_d[si][c] != CsDone) all_done = 1'b0;
       end
       if (all_done && phase_q[si] == PhService && !end_now) begin

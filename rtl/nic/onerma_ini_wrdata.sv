@@ -9,12 +9,12 @@
 ///   `gen`), written from `onerma_submit`'s accept handshake (a tap, never a stall), as
 ///   `onerma_ini_req` does.
 /// - `start` {slot, rdreq_counter, ctx} (valid/ready), one at a time. For chunk k = 0 ..
-///   ceil(length / 1024) - 1 (protocol §3.1; REKEY: length 16, one chunk), in order:
+///   ceil(length / ChunkBytes) - 1 (protocol §3.1; REKEY: length 16, one chunk), in order:
 ///   1. the seal job `{hdr, key = K_d, meta = {k, slot}}`: WR_DATA, the op's type, status OK,
 ///      `dst_nic` = remote NIC, `prev_counter` = rdreq_counter, PID, remote region, slot, remote
-///      offset, length, `chunk_offset` = k * 1024, `chunk_len`, ctx; src_nic, counter, hold_ns
+///      offset, length, `chunk_offset` = k * ChunkBytes, `chunk_len`, ctx; src_nic, counter, hold_ns
 ///      and reserved bits 0 (the sealer fills src_nic and the counter);
-///   2. after the job handshake, the read request `{addr = local address + k * 1024, len =
+///   2. after the job handshake, the read request `{addr = local address + k * ChunkBytes, len =
 ///      chunk_len, local region, gen, perm = perm_local_read, tag = k}`;
 ///   3. its data beats pass straight to the sealer's payload (`pay_err` = `rd_err`), then the
 ///      read response is taken: status OK and k the last chunk, or status not OK, end the start
@@ -38,7 +38,7 @@ module onerma_ini_wrdata #(
   parameter int unsigned RrtIdxWidth = 16,
   // Derived, do not override.
   parameter int unsigned SlotWidth   = (NumSlots > 1) ? $clog2(NumSlots) : 1,
-  parameter int unsigned MetaWidth   = SlotWidth + 2
+  parameter int unsigned MetaWidth   = SlotWidth + onerma_pkg::ChunkIndexBits
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -62,7 +62,7 @@ module onerma_ini_wrdata #(
   // To the op table.
   output logic                   sent_o,
   output logic [SlotWidth-1:0]   sent_slot_o,
-  output logic [1:0]             sent_chunk_o,
+  output logic [onerma_pkg::ChunkIndexBits-1:0] sent_chunk_o,
   output logic                   fail_o,
   output logic [SlotWidth-1:0]   fail_slot_o,
   output onerma_pkg::dma_status_e fail_status_o,
@@ -103,7 +103,7 @@ module onerma_ini_wrdata #(
 
   import onerma_pkg::*;
 
-  localparam int unsigned Chunk = 1024;  // protocol CHUNK_BYTES (§3.1)
+  localparam int unsigned Chunk = ChunkBytes;  // protocol CHUNK_BYTES (§3.1)
 
   typedef struct packed {
     logic [7:0]             op_type;
@@ -155,15 +155,15 @@ module onerma_ini_wrdata #(
   logic [SlotWidth-1:0] slot_q;
   logic [63:0]          counter_q;
   logic [15:0]          ctx_q;
-  logic [1:0]           k_q;
+  logic [ChunkIndexBits-1:0] k_q;
   memo_t                m_q;  // the memo read at the start (the stage register)
 
   logic start_fire, job_fire, req_fire, rsp_fire, rsp_bad, last_chunk;
   logic offered_q;  // the job was offered and not yet taken: it stays offered
   logic skip;       // the next chunk is due but the slot's op is no longer live: stop
-  logic [1:0]  n_last;     // index of the op's last chunk
-  logic [15:0] c_off;      // k * 1024
-  logic [15:0] c_len;      // min(1024, length - k * 1024)
+  logic [ChunkIndexBits-1:0] n_last;  // index of the op's last chunk
+  logic [15:0] c_off;      // k * ChunkBytes
+  logic [15:0] c_len;      // min(ChunkBytes, length - k * ChunkBytes)
   logic [15:0] rest;
 
   assign start_ready_o = (state_q == SIdle);
@@ -174,7 +174,7 @@ module onerma_ini_wrdata #(
   assign rsp_bad       = (rsp_status_i != DmaStatusOk);
   assign skip          = (state_q == SJob) && !live_i[slot_q] && !offered_q;
 
-  assign n_last     = 2'((32'(m_q.length) - 32'd1) / Chunk);
+  assign n_last     = ChunkIndexBits'((32'(m_q.length) - 32'd1) / Chunk);
   assign last_chunk = (k_q == n_last);
   assign c_off      = 16'(32'(k_q) * Chunk);
   assign rest       = m_q.length - c_off;
@@ -212,7 +212,7 @@ module onerma_ini_wrdata #(
             state_q <= SIdle;
           end else begin
             state_q <= SJob;
-            k_q     <= k_q + 2'd1;
+            k_q     <= k_q + 1'b1;
           end
         end
         default: state_q <= SIdle;

@@ -31,7 +31,7 @@ module onerma_ini_wrdata_sim #(
 
   output logic                   sent_o,
   output logic [SlotWidth-1:0]   sent_slot_o,
-  output logic [1:0]             sent_chunk_o,
+  output logic [onerma_pkg::ChunkIndexBits-1:0] sent_chunk_o,
   output logic                   fail_o,
   output logic [SlotWidth-1:0]   fail_slot_o,
   output logic [1:0]             fail_status_o,
@@ -42,7 +42,7 @@ module onerma_ini_wrdata_sim #(
   input  logic                   job_ready_i,
   output onerma_pkg::hdr_t       job_hdr_o,
   output logic [127:0]           job_key_o,
-  output logic [SlotWidth+1:0]   job_meta_o,
+  output logic [SlotWidth+onerma_pkg::ChunkIndexBits-1:0] job_meta_o,
   output logic                   pay_valid_o,
   input  logic                   pay_ready_i,
   output logic [DataWidth-1:0]   pay_data_o,

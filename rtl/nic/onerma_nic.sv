@@ -52,9 +52,9 @@ module onerma_nic #(
   /// per 4.5 cycles) to 120 (64 B READ reply: host read, the engine's latency, the frame), so
   /// the sealer's rate is about SealStages / 72 to SealStages / 120 messages per cycle; 24
   /// stages keep 4 engines' 64 B READs (one request per 3.5 cycles) off this bound. A stage is
-  /// about 18 kbit of RAM (1 KB plaintext, 1 KB ciphertext, two headers, key); at 512 bits the
-  /// rows are packed stage after stage, so by row count 24 stages (408 ciphertext rows) still
-  /// fit the depth of one DP16KD (512), as 16 did.
+  /// about 34 kbit of RAM (2 KB plaintext, 2 KB ciphertext, two headers, key); at 512 bits the
+  /// rows are packed stage after stage, so by row count 24 stages (792 ciphertext rows) take
+  /// two DP16KD depths (1024 rows) per column.
   parameter int unsigned SealStages   = 24,
   /// The responder's requests between admission and enqueue or reply (onerma_rsp_req's
   /// InFlight): each holds its entry through the lookup, K_d and the tag check (about 120
@@ -179,22 +179,23 @@ module onerma_nic #(
     $error("onerma_nic: a write context's GCM meta {chunk, ctx} must fit the slot's: need 1 <= NumWriteCtx <= 4 * NumSlots");
   end
 
-  if (RspInFlight < 2 || $clog2(RspInFlight) > SlotWidth + 4) begin : g_bad_rsp_in_flight
-    $error("onerma_nic: the request checks' row index rides as a GCM meta: need 2 <= RspInFlight <= 16 * NumSlots");
+  if (RspInFlight < 2 || $clog2(RspInFlight) > SlotWidth + 2 + ChunkIndexBits) begin : g_bad_rsp_in_flight
+    $error("onerma_nic: the request checks' row index rides as a GCM meta: need 2 <= RspInFlight <= 2^(SlotWidth + 2 + ChunkIndexBits)");
   end
 
   localparam int unsigned ClassWidth  = (NumClasses > 1) ? $clog2(NumClasses) : 1;
   localparam int unsigned LenW        = 16;
-  localparam int unsigned OpsMetaW    = SlotWidth + 4;   // {kind, chunk, slot}
+  localparam int unsigned OpsMetaW    = SlotWidth + 2 + ChunkIndexBits;  // {kind, chunk, slot}
   localparam int unsigned GMetaW      = OpsMetaW;        // a GCM client's meta
   localparam int unsigned PMetaW      = 2 + GMetaW;      // {client, meta} in the pool
   localparam int unsigned CtxW        = (NumWriteCtx > 1) ? $clog2(NumWriteCtx) : 1;
   localparam int unsigned IdxW        = (SlotWidth > CtxW) ? SlotWidth : CtxW;
-  localparam int unsigned HwTagW      = SlotWidth + 2;   // {slot, chunk}
-  localparam int unsigned CtxTagW     = CtxW + 2;        // {ctx, chunk}
+  localparam int unsigned HwTagW      = SlotWidth + ChunkIndexBits;  // {slot, chunk}
+  localparam int unsigned CtxTagW     = CtxW + ChunkIndexBits;       // {ctx, chunk}
   // Window read-out writes: {responder, the owner's own tag}.
   localparam int unsigned DmaTagW     = 1 + ((HwTagW > CtxTagW) ? HwTagW : CtxTagW);
-  localparam int unsigned SealMetaW   = 3 + IdxW + 2;    // {source, slot or ctx, chunk}
+  // {source, slot or ctx, sub}: sub is a chunk index (zero-extended) or a context job's kind.
+  localparam int unsigned SealMetaW   = 3 + IdxW + 2;
   localparam int unsigned SealLowW    = SealMetaW - 3;
   localparam int unsigned NumOwners   = NumSlots + NumWriteCtx;  // window: slots, then contexts
   localparam int unsigned OwnW        = $clog2(NumOwners);
@@ -205,9 +206,11 @@ module onerma_nic #(
   localparam int unsigned NumCounters = 19;
   localparam int unsigned GLanes      = GcmWords ? DataWidth / 128 : 1;
   localparam int unsigned GWordW      = GLanes * 128;
-  // Each lane's word buffer holds two messages of a header and a 1 KB chunk, so the next
-  // descriptor enters while the previous message drains (docs/crypto.md, "Wide lanes").
-  localparam int unsigned GWordDepth  = 2 * (68 / GLanes);
+  // Each lane's word buffer holds two messages of a header and a whole chunk, so the next
+  // descriptor enters while the previous message drains and the engine's keystream latency is
+  // hidden (docs/crypto.md, "Wide lanes"; with room for one 2 KB message, 4 KB goodput fell to
+  // 0.75 of the width).
+  localparam int unsigned GWordDepth  = 2 * ((4 + ChunkBytes / 16) / GLanes);
 
   typedef struct packed {
     logic [127:0]      key;
@@ -678,7 +681,7 @@ module onerma_nic #(
   logic                 wd_job_valid, wd_job_ready;
   hdr_t                 wd_job_hdr;
   logic [127:0]         wd_job_key;
-  logic [SlotWidth+1:0] wd_job_meta;
+  logic [SlotWidth+ChunkIndexBits-1:0] wd_job_meta;
   logic                 wd_pay_valid, wd_pay_ready, wd_pay_last, wd_pay_err;
   logic [DataWidth-1:0] wd_pay_data;
 
@@ -690,7 +693,7 @@ module onerma_nic #(
   logic                 rd_job_valid, rd_job_ready;
   hdr_t                 rd_job_hdr;
   logic [127:0]         rd_job_key;
-  logic [1:0]           rd_job_meta;
+  logic [ChunkIndexBits-1:0] rd_job_meta;
   logic                 rd_pay_valid, rd_pay_ready, rd_pay_last, rd_pay_err;
   logic [DataWidth-1:0] rd_pay_data;
   logic                 rd_idle;
@@ -745,7 +748,7 @@ module onerma_nic #(
                      sj_meta = {SrcWd, SealLowW'(wd_job_meta)}; end
       SrcRep:  begin sj_hdr = rr_job_hdr; sj_key = rr_job_key; sj_meta = {SrcRep, SealLowW'(0)}; end
       SrcRd:   begin sj_hdr = rd_job_hdr; sj_key = rd_job_key;
-                     sj_meta = {SrcRd, IdxW'(0), rd_job_meta}; end
+                     sj_meta = {SrcRd, IdxW'(0), 2'(rd_job_meta)}; end
       // The kind (0 WR_RDREQ, 1 WR_CMPL) rides in the chunk field: `sent` needs it.
       default: begin sj_hdr = cj_hdr; sj_key = cj_key;
                      sj_meta = {SrcCtx, IdxW'(cj_meta[CtxW-1:0]), 1'b0, cj_meta[CtxW]}; end
@@ -921,7 +924,7 @@ module onerma_nic #(
   logic                 opay_valid, opay_ready;
   logic                 uw_valid, uw_ready, uw_read, uw_done;
   logic [SlotWidth-1:0] uw_slot, uw_done_slot;
-  logic [1:0]           uw_chunk, uw_done_chunk;
+  logic [ChunkIndexBits-1:0] uw_chunk, uw_done_chunk;
   logic                 hw_valid, hw_ready, hw_rsp_valid, hw_rsp_ok;
   logic [63:0]          hw_addr;
   logic [12:0]          hw_len;
@@ -1057,7 +1060,7 @@ module onerma_nic #(
   onerma_open #(
     .DataWidth (DataWidth),
     .MetaWidth (GMetaW),
-    .StageBeats(DataWidth >= 512 ? 128 : 64),
+    .StageBeats((DataWidth >= 512 ? 2 : 1) * ChunkBytes / 16),
     .LenW      (LenW),
     .Lanes     (GLanes),
     .desc_t    (cdesc_t),
@@ -1165,14 +1168,14 @@ module onerma_nic #(
   logic [DataWidth-1:0] wout_data;
   logic                 w_land_valid, w_land_ready, land_ctx;
   logic [OwnW-1:0]      land_owner;
-  logic [1:0]           land_chunk;
+  logic [ChunkIndexBits-1:0] land_chunk;
 
   assign land_ctx        = g_dout_valid[3];
   assign w_land_valid    = g_dout_valid[1] || g_dout_valid[3];
   assign land_owner      = land_ctx ? OwnW'(NumSlots) + OwnW'(g_dout.meta[CtxW-1:0])
                                     : OwnW'(g_dout.meta[SlotWidth-1:0]);
-  assign land_chunk      = land_ctx ? g_dout.meta[CtxW+1:CtxW]
-                                    : g_dout.meta[SlotWidth+1:SlotWidth];
+  assign land_chunk      = land_ctx ? g_dout.meta[CtxW+ChunkIndexBits-1:CtxW]
+                                    : g_dout.meta[SlotWidth+ChunkIndexBits-1:SlotWidth];
   assign g_dout_ready[1] = w_land_ready;
   assign g_dout_ready[3] = w_land_ready;
 
@@ -1181,10 +1184,10 @@ module onerma_nic #(
   // (`rdr`): both leave in read-out order, the requests ahead of the data.
   logic                 cuw_valid, cuw_ready, cuw_read, cuw_rekey, cuw_done;
   logic [CtxW-1:0]      cuw_ctx, cuw_done_ctx;
-  logic [1:0]           cuw_chunk;
+  logic [ChunkIndexBits-1:0] cuw_chunk;
   logic                 w_uw_valid, w_uw_ready, w_uw_read, w_uw_fire, w_uw_done;
   logic [OwnW-1:0]      w_uw_owner, w_uw_done_owner;
-  logic [1:0]           w_uw_chunk, w_uw_done_chunk;
+  logic [ChunkIndexBits-1:0] w_uw_chunk, w_uw_done_chunk;
   logic                 uw_pick_ctx, uw_last_ctx_q, route_ready;
   logic                 rqr_in_ready, rqr_valid, rqr_ctx, rqr_pop;
   logic                 rdr_in_ready, rdr_valid, rdr_ins, rdr_pop;
@@ -1473,7 +1476,7 @@ module onerma_nic #(
   // ---------------------------------------------------------------------------------------
   logic                 wd_sent;
   logic [SlotWidth-1:0] wd_sent_slot;
-  logic [1:0]           wd_sent_chunk;
+  logic [ChunkIndexBits-1:0] wd_sent_chunk;
   dma_status_e          wd_fail_status;
 
   onerma_ini_wrdata #(
@@ -1654,7 +1657,7 @@ module onerma_nic #(
   onerma_open #(
     .DataWidth (DataWidth),
     .MetaWidth (GMetaW),
-    .StageBeats(64),
+    .StageBeats(ChunkBytes / 16),
     .LenW      (LenW),
     .Lanes     (GLanes),
     .desc_t    (cdesc_t),
@@ -1766,7 +1769,7 @@ module onerma_nic #(
   logic                 cx_oj_valid, cx_oj_ready, cx_opay_valid, cx_opay_ready;
   hdr_t                 cx_oj_hdr;
   logic [127:0]         cx_oj_tag, cx_oj_key;
-  logic [CtxW+1:0]      cx_oj_meta;
+  logic [CtxW+ChunkIndexBits-1:0] cx_oj_meta;
   logic                 cx_stale, cx_dup, cx_auth;
 
   onerma_rsp_ctx #(.NumCtx(NumWriteCtx), .TimeWidth(TimeWidth)) u_rsp_ctx (
@@ -1820,7 +1823,7 @@ module onerma_nic #(
     .res_valid_i     (g_res_valid[3]),
     .res_ready_o     (g_res_ready[3]),
     .res_ok_i        (g_res.auth_ok),
-    .res_meta_i      (g_res.meta[CtxW+1:0]),
+    .res_meta_i      (g_res.meta[CtxW+ChunkIndexBits-1:0]),
     .uw_valid_o      (cuw_valid),
     .uw_ready_i      (cuw_ready),
     .uw_ctx_o        (cuw_ctx),
@@ -1858,7 +1861,7 @@ module onerma_nic #(
   onerma_open #(
     .DataWidth (DataWidth),
     .MetaWidth (GMetaW),
-    .StageBeats(DataWidth >= 512 ? 128 : 64),
+    .StageBeats((DataWidth >= 512 ? 2 : 1) * ChunkBytes / 16),
     .LenW      (LenW),
     .Lanes     (GLanes),
     .desc_t    (cdesc_t),

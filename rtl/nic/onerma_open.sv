@@ -22,7 +22,7 @@
 /// - **Staging** (the GCM sharing contract, docs/nic.md): a message's descriptor is offered only
 ///   when all of its payload is in this block's stage FIFO, so its words then follow at one per
 ///   cycle and never hold the pool's shared stream. The stage holds `StageBeats` 16-byte beats
-///   (>= 64, one whole chunk) as StageBeats/L words, and payload is taken whenever there is
+///   (>= ChunkBytes / 16, one whole chunk) as StageBeats/L words, and payload is taken whenever there is
 ///   room, whatever the pool does, so the receive edge never waits on the engines of another
 ///   client.
 /// - One message at a time on the pool side: descriptor, then its 4/L + ceil(chunk_len / (16L))
@@ -31,8 +31,8 @@ module onerma_open #(
   /// Payload input width: 128, 256 or 512.
   parameter int unsigned DataWidth  = 512,
   parameter int unsigned MetaWidth  = 8,
-  /// Stage FIFO in 16-byte beats; at least 64 (one chunk).
-  parameter int unsigned StageBeats = 128,
+  /// Stage FIFO in 16-byte beats; at least ChunkBytes / 16 (one chunk).
+  parameter int unsigned StageBeats = 2 * onerma_pkg::ChunkBytes / 16,
   /// Jobs waiting (descriptor information and their payload length).
   parameter int unsigned JobDepth   = 2,
   parameter int unsigned LenW       = 16,
@@ -83,6 +83,9 @@ module onerma_open #(
   localparam int unsigned HdrIdxW    = (HdrWords > 1) ? $clog2(HdrWords) : 1;
   localparam int unsigned StageWords = StageBeats / Lanes;
   localparam int unsigned StageCW    = $clog2(StageBeats + 1);
+  localparam int unsigned ChunkBeats = onerma_pkg::ChunkBytes / 16;
+  // A message's din words (header and one chunk) and a counter of them.
+  localparam int unsigned WW         = $clog2(HdrWords + ChunkBeats / Lanes + 1);
 
   if (!(DataWidth == 128 || DataWidth == 256 || DataWidth == 512)) begin : g_bad_width
     $error("onerma_open: DataWidth must be 128, 256 or 512");
@@ -90,8 +93,8 @@ module onerma_open #(
   if (!(Lanes == 1 || Lanes == DataWidth / 128)) begin : g_bad_lanes
     $error("onerma_open: Lanes must be 1 or DataWidth/128");
   end
-  if (StageBeats < 64) begin : g_bad_stage
-    $error("onerma_open: StageBeats must hold one chunk (64 beats)");
+  if (StageBeats < ChunkBeats) begin : g_bad_stage
+    $error("onerma_open: StageBeats must hold one chunk (ChunkBytes / 16 beats)");
   end
 
   typedef struct packed {
@@ -102,8 +105,8 @@ module onerma_open #(
   } job_t;
 
   // din words of a payload of len bytes: ceil(len / (16 * Lanes)), the pool's count.
-  function automatic logic [6:0] words(input logic [15:0] len);
-    return 7'((32'(len) + 32'(16 * Lanes) - 32'd1) >> (4 + LanesW));
+  function automatic logic [WW-1:0] words(input logic [15:0] len);
+    return WW'((32'(len) + 32'(16 * Lanes) - 32'd1) >> (4 + LanesW));
   endfunction
 
   // ---------------------------------------------------------------------------------------------
@@ -113,7 +116,7 @@ module onerma_open #(
   logic jq_valid, jq_pop;
   job_t jq_head;
   logic lq_valid, lq_pop;
-  logic [6:0] lq_head;
+  logic [WW-1:0] lq_head;
 
   assign job_ready_o = jq_in_ready && lq_in_ready;
   assign job_fire    = job_valid_i && job_ready_o;
@@ -137,7 +140,7 @@ module onerma_open #(
   );
 
   onerma_fifo #(
-    .Width(7),
+    .Width(WW),
     .Depth(JobDepth)
   ) u_lq (
     .clk_i,
@@ -161,7 +164,7 @@ module onerma_open #(
   logic                 split_valid_q;
   logic [DataWidth-1:0] split_q;
   logic [RbW-1:0]       split_idx_q;
-  logic [6:0]           fill_q;          // words of the filling message staged so far
+  logic [WW-1:0]           fill_q;          // words of the filling message staged so far
   logic                 pq_in_ready, pq_push, fill_done;
   logic [WordW-1:0]     pq_in;
   logic                 split_end;       // the held payload beat's last word goes now
@@ -182,9 +185,9 @@ module onerma_open #(
   // A word is pushed while the filling message still needs beats; a zero-length message
   // is staged at once.
   assign pq_push     = split_valid_q && lq_valid && (fill_q < lq_head) && pq_in_ready;
-  assign fill_done   = lq_valid && ((fill_q == lq_head) || (pq_push && fill_q + 7'd1 == lq_head));
+  assign fill_done   = lq_valid && ((fill_q == lq_head) || (pq_push && fill_q + WW'(1) == lq_head));
   assign lq_pop      = fill_done;
-  assign split_end   = pq_push && ((32'(split_idx_q) == Rb - 1) || (fill_q + 7'd1 == lq_head));
+  assign split_end   = pq_push && ((32'(split_idx_q) == Rb - 1) || (fill_q + WW'(1) == lq_head));
   assign pay_ready_o = !split_valid_q || split_end;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -204,7 +207,7 @@ module onerma_open #(
       if (fill_done) begin
         fill_q <= '0;
       end else if (pq_push) begin
-        fill_q <= fill_q + 7'd1;
+        fill_q <= fill_q + WW'(1);
       end
     end
   end
@@ -240,8 +243,8 @@ module onerma_open #(
   // Pool side: descriptor of the head job once staged, then its words.
   // ---------------------------------------------------------------------------------------------
   logic             in_msg_q;       // the head job's descriptor was taken; its words are going out
-  logic [6:0]       din_idx_q;      // words of the message sent so far (header, then payload)
-  logic [6:0]       din_total;
+  logic [WW-1:0]       din_idx_q;      // words of the message sent so far (header, then payload)
+  logic [WW-1:0]       din_total;
   logic             desc_fire, din_fire, din_last;
   logic [WordW-1:0] hdr_word;       // header word din_idx_q
 
@@ -263,13 +266,13 @@ module onerma_open #(
     assign hdr_word = jq_head.hdr;
   end
 
-  assign din_total = 7'(HdrWords) + words(jq_head.hdr.chunk_len);
+  assign din_total = WW'(HdrWords) + words(jq_head.hdr.chunk_len);
   // Header words from the job, payload words from the stage (there by the staging rule).
-  assign din_valid_o     = in_msg_q && ((din_idx_q < 7'(HdrWords)) || pq_valid);
-  assign din_data_o.data = (din_idx_q < 7'(HdrWords)) ? hdr_word : pq_head;
+  assign din_valid_o     = in_msg_q && ((din_idx_q < WW'(HdrWords)) || pq_valid);
+  assign din_data_o.data = (din_idx_q < WW'(HdrWords)) ? hdr_word : pq_head;
   assign din_fire = din_valid_o && din_ready_i;
-  assign din_last = din_fire && (din_idx_q + 7'd1 == din_total);
-  assign pq_pop   = din_fire && (din_idx_q >= 7'(HdrWords));
+  assign din_last = din_fire && (din_idx_q + WW'(1) == din_total);
+  assign pq_pop   = din_fire && (din_idx_q >= WW'(HdrWords));
   assign jq_pop   = din_last;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -284,7 +287,7 @@ module onerma_open #(
       end else if (din_last) begin
         in_msg_q <= 1'b0;
       end else if (din_fire) begin
-        din_idx_q <= din_idx_q + 7'd1;
+        din_idx_q <= din_idx_q + WW'(1);
       end
       staged_q <= staged_q + StageCW'(fill_done) - StageCW'(desc_fire);
     end

@@ -22,7 +22,7 @@ module onerma_rsp_ctx #(
   parameter int unsigned TimeWidth = 32,
   // Derived, do not override.
   parameter int unsigned CtxW  = (NumCtx > 1) ? $clog2(NumCtx) : 1,
-  parameter int unsigned MetaW = CtxW + 2
+  parameter int unsigned MetaW = CtxW + onerma_pkg::ChunkIndexBits
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -99,13 +99,13 @@ module onerma_rsp_ctx #(
   output logic                 uw_valid_o,
   input  logic                 uw_ready_i,
   output logic [CtxW-1:0]      uw_ctx_o,
-  output logic [1:0]           uw_chunk_o,
+  output logic [onerma_pkg::ChunkIndexBits-1:0] uw_chunk_o,
   output logic                 uw_read_o,
   /// The unwound chunk's context serves a REKEY (its read-out is a key install, not a host write).
   output logic                 uw_rekey_o,
   input  logic                 uw_done_i,
   input  logic [CtxW-1:0]      uw_done_ctx_i,
-  input  logic [1:0]           uw_done_chunk_i,
+  input  logic [onerma_pkg::ChunkIndexBits-1:0] uw_done_chunk_i,
 
   // Host writes of verified WRITE chunks (an onerma_dma_wr client, data = the read-out).
   output logic                 hw_valid_o,
@@ -114,10 +114,10 @@ module onerma_rsp_ctx #(
   output logic [12:0]          hw_len_o,
   output logic [15:0]          hw_region_o,
   output logic [15:0]          hw_gen_o,
-  output logic [CtxW+1:0]      hw_tag_o,
+  output logic [CtxW+onerma_pkg::ChunkIndexBits-1:0] hw_tag_o,
   input  logic                 hw_rsp_valid_i,
   output logic                 hw_rsp_ready_o,
-  input  logic [CtxW+1:0]      hw_rsp_tag_i,
+  input  logic [CtxW+onerma_pkg::ChunkIndexBits-1:0] hw_rsp_tag_i,
   input  logic                 hw_rsp_ok_i,
 
   // REKEY key installs (key = the read-out's first 16 bytes) and their results.
@@ -153,13 +153,13 @@ module onerma_rsp_ctx #(
 
   typedef struct packed {
     logic [CtxW-1:0] ctx;
-    logic [1:0]      chunk;
+    logic [ChunkIndexBits-1:0] chunk;
     logic            read;
   } uw_t;
 
   typedef struct packed {
     logic [CtxW-1:0] ctx;
-    logic [1:0]      chunk;
+    logic [ChunkIndexBits-1:0] chunk;
     logic            rekey;
   } hwq_t;
 
@@ -191,14 +191,14 @@ module onerma_rsp_ctx #(
   logic [NumCtx-1:0]      fin_q, fin_d;     // to be freed (refund)
   logic [NumCtx-1:0]      rekey_q, rekey_d;
   logic [NumCtx-1:0][2:0] nch_q, nch_d;
-  cst_e [NumCtx-1:0][3:0] cst_q, cst_d;
+  cst_e [NumCtx-1:0][MaxChunks-1:0] cst_q, cst_d;
 
   function automatic logic [2:0] n_chunks(input logic [ChunkShift+2:0] len);
-    // length <= 4096 (the request checks): at most 4 chunks.
+    // length <= 4096 (the request checks): at most MaxChunks chunks.
     return len[ChunkShift+2:ChunkShift] + 3'(len[ChunkShift-1:0] != '0);
   endfunction
 
-  function automatic logic [12:0] chunk_len(input logic [15:0] len, input logic [1:0] k);
+  function automatic logic [12:0] chunk_len(input logic [15:0] len, input logic [ChunkIndexBits-1:0] k);
     logic [15:0] rest;
     rest = len - (16'(k) << ChunkShift);
     return (rest > 16'(ChunkBytes)) ? 13'(ChunkBytes) : rest[12:0];
@@ -323,7 +323,7 @@ module onerma_rsp_ctx #(
   logic                 hdr_fire;
   logic [CtxW-1:0]      hc;
   hdr_t                 hm;
-  logic [1:0]           h_chunk;
+  logic [ChunkIndexBits-1:0] h_chunk;
   logic                 h_in_range, h_ok, h_time, h_stale, h_dup, h_acc;
   logic [TimeWidth-1:0] h_diff;
 
@@ -332,7 +332,7 @@ module onerma_rsp_ctx #(
   assign hc          = hdr_i.ctx[CtxW-1:0];
   assign h_in_range  = (32'(hdr_i.ctx) < NumCtx);
   assign hm          = req_mem[hc];
-  assign h_chunk     = hdr_i.chunk_offset[ChunkShift+1:ChunkShift];
+  assign h_chunk     = hdr_i.chunk_offset[ChunkShift+ChunkIndexBits-1:ChunkShift];
 
   always_comb begin
     h_ok    = h_in_range && use_q[hc] && live_q[hc] && !endg_q[hc] && !exp_q[hc] && !err_q[hc] &&
@@ -410,7 +410,7 @@ module onerma_rsp_ctx #(
   // the host write (WRITE) or the install (REKEY), in unwind order.
   // ---------------------------------------------------------------------------------------
   logic            uwq_in_ready, res_fire, r_read;
-  logic [1:0]      r_chunk;
+  logic [ChunkIndexBits-1:0] r_chunk;
   logic [CtxW-1:0] r_ctx;
 
   assign res_ready_o = uwq_in_ready;
@@ -513,14 +513,14 @@ module onerma_rsp_ctx #(
   // The per-context update: every event of the cycle applied to its context.
   // ---------------------------------------------------------------------------------------
   logic [CtxW-1:0] hw_rsp_ctx;
-  logic [1:0]      hw_rsp_chunk;
+  logic [ChunkIndexBits-1:0] hw_rsp_chunk;
   assign {hw_rsp_ctx, hw_rsp_chunk} = hw_rsp_tag_i;
 
   logic [NumCtx-1:0] inflight;
   always_comb begin
     for (int unsigned ci = 0; ci < NumCtx; ci++) begin
       inflight[ci] = rqo_q[ci] || sjf_q[ci] || snd_q[ci] || (sj_q_valid && sj_ctx_q == CtxW'(ci));
-      for (int unsigned c = 0; c < 4; c++) begin
+      for (int unsigned c = 0; c < MaxChunks; c++) begin
         if (cst_q[ci][c] inside {CsPending, CsDropping, CsReading, CsWriting}) inflight[ci] = 1'b1;
       end
     end
@@ -589,7 +589,7 @@ module onerma_rsp_ctx #(
       if (scan_q == c && sc_late) late_d[ci] = 1'b1;
       missing  = 1'b0;
       all_done = 1'b1;
-      for (int unsigned k = 0; k < 4; k++) begin
+      for (int unsigned k = 0; k < MaxChunks; k++) begin
         if (3'(k) < nch_q[ci] && cst_d[ci][k] == CsMissing) missing = 1'b1;
         if (3'(k) < nch_q[ci] && cst_q[ci][k] != CsDone) all_done = 1'b0;
       end
@@ -621,7 +621,7 @@ module onerma_rsp_ctx #(
         fin_d[ci]   = 1'b0;
         rekey_d[ci] = (srv_hdr_i.op_type == OpTypeRekey);
         nch_d[ci]   = n_chunks(srv_hdr_i.length[ChunkShift+2:0]);
-        for (int unsigned k = 0; k < 4; k++) cst_d[ci][k] = CsMissing;
+        for (int unsigned k = 0; k < MaxChunks; k++) cst_d[ci][k] = CsMissing;
       end
     end
   end
@@ -673,7 +673,7 @@ module onerma_rsp_ctx #(
     if (rst_ni && ins_done_i) begin
       assert (cst_q[ins_done_ctx_i][0] == CsWriting ||
               (cst_q[ins_done_ctx_i][0] == CsReading && uw_done_i &&
-               uw_done_ctx_i == ins_done_ctx_i && uw_done_chunk_i == 2'd0))
+               uw_done_ctx_i == ins_done_ctx_i && uw_done_chunk_i == '0))
         else $error("onerma_rsp_ctx: install answered before its read-out finished");
     end
   end

@@ -11,13 +11,13 @@
 ///   `MaxOps` READs are held, every held READ's reads were issued, the lock is held (or nothing
 ///   is held) and `yield_i` is low: a READ starts its reads as it leaves the queue. Every field
 ///   is kept from the start (no memo).
-/// - Every chunk k = 0 .. ceil(length / 1024) - 1 of every READ, READs in start order:
-///   - the read request `{addr = base + offset + k * 1024, len = chunk_len, region =
+/// - Every chunk k = 0 .. ceil(length / ChunkBytes) - 1 of every READ, READs in start order:
+///   - the read request `{addr = base + offset + k * ChunkBytes, len = chunk_len, region =
 ///     request.region, gen, perm = perm_remote_read, tag = a running count}`, in chunk order,
 ///     only while `lock_i` and while fewer than `MaxReads` issued reads are unanswered;
 ///   - the seal job `{hdr, key = K_d, meta = k}`: RD_RESP, op type READ, status OK, `dst_nic` =
 ///     request.src_nic, `prev_counter` = request.counter, PID / region / slot / offset / length
-///     echoed, `chunk_offset` = k * 1024, `chunk_len` the chunk's size; src_nic, counter (the
+///     echoed, `chunk_offset` = k * ChunkBytes, `chunk_len` the chunk's size; src_nic, counter (the
 ///     sealer fills them), ctx, hold_ns and reserved bits 0. A job is offered once every earlier
 ///     job's payload went through (the sealer takes a job only after the previous job's last
 ///     beat anyway), before or after its own read was issued;
@@ -97,7 +97,7 @@ module onerma_rsp_read #(
   input  logic                   job_ready_i,
   output onerma_pkg::hdr_t       job_hdr_o,
   output logic [127:0]           job_key_o,
-  output logic [1:0]             job_meta_o,
+  output logic [onerma_pkg::ChunkIndexBits-1:0] job_meta_o,
   output logic                   pay_valid_o,
   input  logic                   pay_ready_i,
   output logic [DataWidth-1:0]   pay_data_o,
@@ -107,7 +107,7 @@ module onerma_rsp_read #(
 
   import onerma_pkg::*;
 
-  localparam int unsigned Chunk = 1024;  // protocol CHUNK_BYTES (§3.1)
+  localparam int unsigned Chunk = ChunkBytes;  // protocol CHUNK_BYTES (§3.1)
 
   if (MaxOps < 1 || MaxReads < 1) begin : g_bad_params
     $error("onerma_rsp_read: MaxOps and MaxReads must be >= 1");
@@ -257,7 +257,7 @@ module onerma_rsp_read #(
   // Seal job of the head's chunk jk.
   assign job_valid_o = (on_q != '0) && (jk_q != h_n) && !pass;
   assign job_key_o   = hd.kd;
-  assign job_meta_o  = jk_q[1:0];
+  assign job_meta_o  = jk_q[ChunkIndexBits-1:0];
   assign job_hdr_o   = '{
     msg_type:     MsgTypeRdResp,
     op_type:      OpTypeRead,

@@ -32,7 +32,7 @@ module onerma_rsp_read_sim #(
   input  logic                   job_ready_i,
   output onerma_pkg::hdr_t       job_hdr_o,
   output logic [127:0]           job_key_o,
-  output logic [1:0]             job_meta_o,
+  output logic [onerma_pkg::ChunkIndexBits-1:0] job_meta_o,
   output logic                   pay_valid_o,
   input  logic                   pay_ready_i,
   output logic [DataWidth-1:0]   pay_data_o,

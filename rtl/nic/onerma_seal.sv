@@ -40,7 +40,7 @@
 /// - Output (AXI4-Stream): one packet per message, frames whole and in staging order (= acceptance
 ///   order = descriptor order = counter order): a message's frame leaves once it is finished (tag
 ///   and last ciphertext beat written) and every message staged before it has left, so a short
-///   frame waits behind a 1 KB chunk staged earlier (head-of-line blocking, so that the wire
+///   frame waits behind a whole chunk staged earlier (head-of-line blocking, so that the wire
 ///   order is the counter order: observers infer dispatch order from request frames); first byte
 ///   in `m_axis_tdata[7:0]`; `m_axis_tkeep` all ones except on the last beat (a contiguous
 ///   prefix).
@@ -60,8 +60,8 @@ module onerma_seal #(
   parameter int unsigned GcmMetaWidth = 8,
   /// The pool's length width.
   parameter int unsigned LenW         = 16,
-  /// Largest chunk_len (protocol CHUNK_BYTES = 1024; smaller only to shrink proofs).
-  parameter int unsigned MaxLen       = 1024,
+  /// Largest chunk_len (protocol CHUNK_BYTES; smaller only to shrink proofs).
+  parameter int unsigned MaxLen       = onerma_pkg::ChunkBytes,
   /// Width of the message count (protocol 48; smaller only for tests and proofs).
   parameter int unsigned CountW       = 48,
   /// 128-bit beats per pool din / dout word (the pool's `Lanes`): 1, or DataWidth / 128 (a
@@ -174,7 +174,7 @@ module onerma_seal #(
   if (Lanes != 1 && Lanes != NL) begin : g_bad_lanes
     $error("onerma_seal: Lanes must be 1 or DataWidth / 128");
   end
-  if (NumStage < 2 || GcmMetaWidth < StW || MaxLen < 1 || MaxLen > 1024 || CountW < 2 ||
+  if (NumStage < 2 || GcmMetaWidth < StW || MaxLen < 1 || MaxLen > onerma_pkg::ChunkBytes || CountW < 2 ||
       CountW > 48 || LenW < 7 || (1 << LenW) <= MaxLen) begin : g_bad_params
     $error("onerma_seal: bad NumStage, GcmMetaWidth, MaxLen, CountW or LenW");
   end

@@ -9,7 +9,7 @@
 ///   beats, `LandLanes` per word (a chunk's last word may be partial; its zero beats are counted
 ///   and read out like the rest, which with `LandLanes` = `DataWidth` / 128 changes no readout
 ///   beat count); every 4th beat starts a line, taken from `onerma_window_alloc` (`take_*`) and
-///   appended to the chunk's list. A chunk holds at most 64 beats (1 KB).
+///   appended to the chunk's list. A chunk holds at most `ChunkBytes / 16` beats.
 /// - Unwind (one chunk at a time): `uw_read_i = 0` drops the chunk (a failed tag, an op that is
 ///   no longer live): its lines go back to the allocator one per cycle. `uw_read_i = 1` reads it
 ///   out on `out_*` (`DataWidth` bits per beat, ceil(landed bytes / (DataWidth/8)) beats, `last`
@@ -21,12 +21,12 @@
 /// `out_data_o` is in AXI lane order (byte 0 in bits [7:0]), what the host DMA takes.
 ///
 /// Contract (the users guarantee it; simulation asserts it): no beat lands on a chunk from its
-/// unwind's acceptance (that cycle included) to its `uw_done_o`; at most 64 beats land per chunk
-/// between unwinds.
+/// unwind's acceptance (that cycle included) to its `uw_done_o`; at most `ChunkBytes / 16` beats
+/// land per chunk between unwinds.
 ///
 /// Storage: 4 banks of `Lines` x 128 bits (bank q holds quarter q of every line, so a landing
 /// word writes `LandLanes` banks and a 512-bit readout beat reads all four at one address), the line
-/// lists (`NumOwners` x 4 chunks x 16 lines), both synchronous-read block RAM; per chunk a beat
+/// lists (`NumOwners` x `MaxChunks` chunks x `ChunkBytes / 64` lines), both synchronous-read block RAM; per chunk a beat
 /// count and the current line in distributed RAM, and a valid flop (cleared at reset and at
 /// unwind) that makes the count 0 without resetting RAM.
 module onerma_window #(
@@ -48,7 +48,7 @@ module onerma_window #(
   input  logic                 land_valid_i,
   output logic                 land_ready_o,
   input  logic [OwnW-1:0]      land_owner_i,
-  input  logic [1:0]           land_chunk_i,
+  input  logic [onerma_pkg::ChunkIndexBits-1:0] land_chunk_i,
   input  logic [LandLanes*128-1:0] land_data_i,
 
   output logic                 take_valid_o,
@@ -60,11 +60,11 @@ module onerma_window #(
   input  logic                 uw_valid_i,
   output logic                 uw_ready_o,
   input  logic [OwnW-1:0]      uw_owner_i,
-  input  logic [1:0]           uw_chunk_i,
+  input  logic [onerma_pkg::ChunkIndexBits-1:0] uw_chunk_i,
   input  logic                 uw_read_i,
   output logic                 uw_done_o,
   output logic [OwnW-1:0]      uw_done_owner_o,
-  output logic [1:0]           uw_done_chunk_o,
+  output logic [onerma_pkg::ChunkIndexBits-1:0] uw_done_chunk_o,
 
   output logic                 out_valid_o,
   input  logic                 out_ready_i,
@@ -72,10 +72,13 @@ module onerma_window #(
   output logic                 out_last_o
 );
 
-  localparam int unsigned NumCk  = NumOwners * 4;
-  localparam int unsigned CkW    = OwnW + 2;
+  localparam int unsigned CiW    = onerma_pkg::ChunkIndexBits;
+  localparam int unsigned NumCk  = NumOwners * onerma_pkg::MaxChunks;
+  localparam int unsigned CkW    = OwnW + CiW;
   localparam int unsigned Rb     = DataWidth / 128;  // 16-byte beats per readout beat
-  localparam int unsigned CntW   = 7;                // 0..64 beats per chunk
+  localparam int unsigned Bpc    = onerma_pkg::ChunkBytes / 16;  // beats per chunk
+  localparam int unsigned Lpc    = onerma_pkg::ChunkBytes / 64;  // lines per chunk
+  localparam int unsigned CntW   = $clog2(Bpc + 1);  // 0..Bpc beats per chunk
   localparam int unsigned OutCntW = $clog2(OutDepth + 1);
 
   if (!(DataWidth == 128 || DataWidth == 256 || DataWidth == 512)) begin : g_bad_width
@@ -88,7 +91,8 @@ module onerma_window #(
     $error("onerma_window: OutDepth must be at least 3");
   end
 
-  function automatic logic [CkW-1:0] ck_of(input logic [OwnW-1:0] owner, input logic [1:0] chunk);
+  function automatic logic [CkW-1:0] ck_of(input logic [OwnW-1:0] owner,
+                                          input logic [CiW-1:0] chunk);
     return {owner, chunk};
   endfunction
 
@@ -98,7 +102,7 @@ module onerma_window #(
   logic [NumCk-1:0]      ck_valid_q;
   logic [CntW-1:0]       cnt_mem  [NumCk];
   logic [LineWidth-1:0]  cur_mem  [NumCk];
-  logic [LineWidth-1:0]  list_mem [NumCk * 16];
+  logic [LineWidth-1:0]  list_mem [NumCk * Lpc];
   // The 4 banks are separate memories (one write and one read port each), so synthesis maps each
   // to block RAM; a 2-D array is not inferred as one.
   logic [127:0]          s2_q [4];       // bank read data (read stage 2)
@@ -124,7 +128,7 @@ module onerma_window #(
       cnt_mem[l_ck] <= l_cnt + CntW'(LandLanes);
       if (l_new_line) begin
         cur_mem[l_ck]                <= take_line_i;
-        list_mem[{l_ck, l_cnt[5:2]}] <= take_line_i;
+        list_mem[{l_ck, l_cnt[CntW-2:2]}] <= take_line_i;
       end
     end
   end
@@ -220,15 +224,15 @@ module onerma_window #(
 
   always_ff @(posedge clk_i) begin
     if (step) begin
-      s1_line <= list_mem[{u_ck_q, u_pos_q[5:2]}];
+      s1_line <= list_mem[{u_ck_q, u_pos_q[CntW-2:2]}];
     end
   end
 
   assign rel_valid_o     = s1_valid_q && s1_rel_q;
   assign rel_line_o      = s1_line;
   assign uw_done_o       = s1_valid_q && s1_fin_q;
-  assign uw_done_owner_o = s1_ck_q[CkW-1:2];
-  assign uw_done_chunk_o = s1_ck_q[1:0];
+  assign uw_done_owner_o = s1_ck_q[CkW-1:CiW];
+  assign uw_done_chunk_o = s1_ck_q[CiW-1:0];
 
   // ---------------------------------------------------------------------------------------------
   // Read stage 2: the four banks at the step's line; the step's Rb quarters become the beat.
@@ -313,8 +317,8 @@ module onerma_window #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       if (land_fire) begin
-        assert (l_cnt < CntW'(64))
-          else $error("onerma_window: more than 64 beats landed on one chunk");
+        assert (l_cnt < CntW'(Bpc))
+          else $error("onerma_window: more than a chunk's beats landed on one chunk");
         assert (!(busy_q && l_ck == u_ck_q) && !(uw_fire && l_ck == uw_ck))
           else $error("onerma_window: a beat landed on a chunk being unwound");
       end

@@ -247,6 +247,34 @@ fn check_upper(name: &str, what: &str) -> Result<(), GenError> {
 
 /// Validates a raw spec: names, widths, enum ranges, and that every layout's field widths add
 /// up to exactly `bytes * 8`.
+/// The chunk constants are written out (HDL port widths need plain constants) but must agree:
+/// `MAX_CHUNKS = MAX_OP_BYTES / CHUNK_BYTES`, a power of two, and `CHUNK_INDEX_BITS` its log2
+/// (at least 1, so a chunk index is never a zero-width vector).
+fn check_chunk_constants(constants: &[Constant]) -> Result<(), GenError> {
+    let get = |n: &str| constants.iter().find(|c| c.name == n).map(|c| c.value);
+    let (Some(op), Some(chunk), Some(max), Some(bits)) = (
+        get("MAX_OP_BYTES"),
+        get("CHUNK_BYTES"),
+        get("MAX_CHUNKS"),
+        get("CHUNK_INDEX_BITS"),
+    ) else {
+        return Ok(());
+    };
+    let want_bits = u64::from(max.max(2).next_power_of_two().trailing_zeros());
+    if chunk == 0
+        || op % chunk != 0
+        || op / chunk != max
+        || !max.is_power_of_two()
+        || bits != want_bits
+    {
+        return Err(GenError::Spec(format!(
+            "chunk constants disagree: MAX_OP_BYTES {op}, CHUNK_BYTES {chunk}, MAX_CHUNKS {max} \
+             (must be MAX_OP_BYTES / CHUNK_BYTES, a power of two), CHUNK_INDEX_BITS {bits} (must be {want_bits})"
+        )));
+    }
+    Ok(())
+}
+
 pub fn validate(raw: RawSpec) -> Result<Spec, GenError> {
     check_lower(&raw.package, "package")?;
 
@@ -283,6 +311,8 @@ pub fn validate(raw: RawSpec) -> Result<Spec, GenError> {
             doc: doc(&c.doc),
         });
     }
+
+    check_chunk_constants(&constants)?;
 
     let mut enums = Vec::new();
     let mut enum_index = BTreeMap::new();

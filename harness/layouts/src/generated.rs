@@ -29,7 +29,13 @@ pub const REKEY_BYTES: usize = 16;
 pub const RRT_ENTRY_BYTES: usize = 40;
 
 /// Payload bytes of every RD_RESP/WR_DATA chunk but an op's last (protocol constant, so any two NICs cut and check chunks alike).
-pub const CHUNK_BYTES: usize = 1024;
+pub const CHUNK_BYTES: usize = 2048;
+
+/// Chunks of a largest op: MAX_OP_BYTES / CHUNK_BYTES (checked by the generator).
+pub const MAX_CHUNKS: usize = 2;
+
+/// Bits of a chunk index: log2(MAX_CHUNKS), at least 1 (checked by the generator).
+pub const CHUNK_INDEX_BITS: usize = 1;
 
 /// Allocation unit of the solicitation window SRAM.
 pub const WINDOW_LINE_BYTES: usize = 64;

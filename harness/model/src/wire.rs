@@ -160,13 +160,14 @@ mod tests {
 
     #[test]
     fn chunking() {
+        assert_eq!(CHUNK, 2048);
         assert_eq!(n_chunks(1), 1);
-        assert_eq!(n_chunks(1024), 1);
-        assert_eq!(n_chunks(1025), 2);
-        assert_eq!(n_chunks(4096), 4);
-        assert_eq!(chunk_len(1025, 0), 1024);
-        assert_eq!(chunk_len(1025, 1), 1);
-        assert_eq!(chunk_len(1025, 2), 0);
+        assert_eq!(n_chunks(2048), 1);
+        assert_eq!(n_chunks(2049), 2);
+        assert_eq!(n_chunks(4096), 2);
+        assert_eq!(chunk_len(2049, 0), 2048);
+        assert_eq!(chunk_len(2049, 1), 1);
+        assert_eq!(chunk_len(2049, 2), 0);
         assert_eq!(lines_for(1), 1);
         assert_eq!(lines_for(64), 1);
         assert_eq!(lines_for(65), 2);
@@ -203,15 +204,15 @@ mod tests {
         }));
         let resp = Hdr {
             msg_type: MsgType::RdResp,
-            length: 1500,
-            chunk_offset: 1024,
-            chunk_len: 476,
+            length: 3000,
+            chunk_offset: 2048,
+            chunk_len: 952,
             prev_counter: 9,
             ..empty_hdr()
         };
         assert!(well_formed(&resp));
         assert!(!well_formed(&Hdr {
-            chunk_len: 475,
+            chunk_len: 951,
             ..resp.clone()
         }));
         assert!(!well_formed(&Hdr {

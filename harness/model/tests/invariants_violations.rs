@@ -21,7 +21,8 @@ const RSRC: u16 = 3;
 const WDST: u16 = 5;
 const KEYR: u16 = 6;
 
-// Ops: READ 2048 B (slot 1), WRITE 1500 B (slot 2), REKEY (slot 3), READ that timed out (slot 4).
+// Ops: READ 4096 B (slot 1, two chunks), WRITE 3000 B (slot 2, two chunks), REKEY (slot 3), READ
+// that timed out (slot 4). Chunks are CHUNK_BYTES = 2048 (protocol.md §3.1).
 const RC_READ: u64 = 0x101;
 const RC_WRITE: u64 = 0x102;
 const RC_REKEY: u64 = 0x103;
@@ -184,9 +185,9 @@ fn key_value() -> u128 {
 /// A run every invariant holds on. Each access is placed by hand from its op's command:
 /// address = region base + op offset + chunk offset (protocol.md §4, §7, §8).
 fn good() -> Trace {
-    let a0 = bytes(0x10, 1024);
-    let a1 = bytes(0x60, 1024);
-    let b = bytes(0x90, 1500);
+    let a0 = bytes(0x10, 2048);
+    let a1 = bytes(0x60, 2048);
+    let b = bytes(0x90, 3000);
     // Initiator regions, with the permissions an op must not use set too, so that a check
     // reading the wrong permission shows.
     let ini = NicTrace {
@@ -196,7 +197,7 @@ fn good() -> Trace {
             // READ data, second chunk first (order of landing is free).
             write(
                 LAND,
-                0x10000 + 0x800 + 1024,
+                0x10000 + 0x800 + 2048,
                 a1.clone(),
                 21,
                 40,
@@ -221,13 +222,13 @@ fn good() -> Trace {
         ],
         reads: vec![
             read(SRC, 0x20000 + 0x200, b.clone(), 55, source(2, RC_WRITE)),
-            read(SRC, 0x20000 + 0x800, key_bytes(), 90, source(3, RC_REKEY)),
+            read(SRC, 0x20000 + 0x1000, key_bytes(), 90, source(3, RC_REKEY)),
         ],
         rrt: vec![
-            (0, CQ, entry(0x1000, 0x1000, [1, 1, 0, 0, 1]), 1),
+            (0, CQ, entry(0x1000, 0x2000, [1, 1, 0, 0, 1]), 1),
             // The landing buffer ends exactly at the READ's last byte.
-            (0, LAND, entry(0x10000, 0x800 + 2048, [1, 1, 0, 0, 1]), 1),
-            (0, SRC, entry(0x20000, 0x1000, [1, 1, 0, 1, 0]), 1),
+            (0, LAND, entry(0x10000, 0x800 + 4096, [1, 1, 0, 0, 1]), 1),
+            (0, SRC, entry(0x20000, 0x2000, [1, 1, 0, 1, 0]), 1),
         ],
         keys: vec![],
         busy: None,
@@ -238,8 +239,8 @@ fn good() -> Trace {
         writes: vec![
             write(
                 WDST,
-                0x40000 + 0x100 + 1024,
-                b[1024..].to_vec(),
+                0x40000 + 0x100 + 2048,
+                b[2048..].to_vec(),
                 61,
                 80,
                 remote(2, RC_WRITE),
@@ -247,7 +248,7 @@ fn good() -> Trace {
             write(
                 WDST,
                 0x40000 + 0x100,
-                b[..1024].to_vec(),
+                b[..2048].to_vec(),
                 60,
                 70,
                 remote(2, RC_WRITE),
@@ -255,11 +256,11 @@ fn good() -> Trace {
         ],
         reads: vec![
             read(RSRC, 0x30000 + 0x400, a0, 10, serve(1, RC_READ)),
-            read(RSRC, 0x30000 + 0x400 + 1024, a1, 11, serve(1, RC_READ)),
+            read(RSRC, 0x30000 + 0x400 + 2048, a1, 11, serve(1, RC_READ)),
         ],
         rrt: vec![
             // The READ source ends exactly at the READ's last byte.
-            (0, RSRC, entry(0x30000, 0x400 + 2048, [1, 1, 0, 1, 1]), 1),
+            (0, RSRC, entry(0x30000, 0x400 + 4096, [1, 1, 0, 1, 1]), 1),
             (0, WDST, entry(0x40000, 0x2000, [1, 1, 0, 1, 1]), 1),
             (0, KEYR, entry(0x50000, 0x1000, [0, 0, 1, 0, 0]), 1),
         ],
@@ -273,9 +274,9 @@ fn good() -> Trace {
         }],
         busy: None,
     };
-    let read_cmd = cmd(OpType::Read, 2048, RSRC, 0x400, LAND, 0x800);
-    let write_cmd = cmd(OpType::Write, 1500, WDST, 0x100, SRC, 0x200);
-    let rekey_cmd = cmd(OpType::Rekey, 16, KEYR, 0, SRC, 0x800);
+    let read_cmd = cmd(OpType::Read, 4096, RSRC, 0x400, LAND, 0x800);
+    let write_cmd = cmd(OpType::Write, 3000, WDST, 0x100, SRC, 0x200);
+    let rekey_cmd = cmd(OpType::Rekey, 16, KEYR, 0, SRC, 0x1000);
     let late_cmd = cmd(OpType::Read, 64, RSRC, 0, LAND, 0);
     Trace {
         nics: vec![ini, srv],
@@ -452,7 +453,7 @@ fn a_write_to_an_invalid_region() {
         &t,
         invariants::accesses_inside_regions,
         ACC,
-        "write of 1024 bytes at 0x10c00 (region 2, issued 21, visible 40, ReadData",
+        "write of 2048 bytes at 0x11000 (region 2, issued 21, visible 40, ReadData",
     );
 }
 
@@ -569,7 +570,7 @@ fn a_read_of_an_invalid_region() {
         &t,
         invariants::accesses_inside_regions,
         ACC,
-        "read of 1024 bytes at 0x30400 (region 3, issued 10, Serve",
+        "read of 2048 bytes at 0x30400 (region 3, issued 10, Serve",
     );
 }
 
@@ -684,7 +685,7 @@ fn read_data_in_another_region() {
     let mut t = good();
     let w = &mut ini(&mut t).writes[0];
     w.region = CQ;
-    w.addr = 0x1000 + 0x800 + 1024;
+    w.addr = 0x1000 + 0x800 + 2048;
     broken(
         &t,
         invariants::read_data_lands_right,
@@ -805,10 +806,10 @@ fn a_source_read_per_chunk_is_as_good_as_one() {
     let mut t = good();
     let whole = ini(&mut t).reads.remove(0);
     let mut second = whole.clone();
-    second.addr += 1024;
-    second.data = whole.data[1024..].to_vec();
+    second.addr += 2048;
+    second.data = whole.data[2048..].to_vec();
     let mut first = whole;
-    first.data.truncate(1024);
+    first.data.truncate(2048);
     ini(&mut t).reads.extend([second, first]);
     ok(&t);
 }
@@ -825,7 +826,7 @@ fn an_ok_read_missing_its_last_chunk() {
         &t,
         invariants::ok_ops_deliver_their_range,
         DELIVER,
-        "did not deliver 2048 bytes",
+        "did not deliver 4096 bytes",
     );
 }
 
@@ -837,7 +838,7 @@ fn an_ok_write_missing_its_first_chunk() {
         &t,
         invariants::ok_ops_deliver_their_range,
         DELIVER,
-        "did not deliver 1500 bytes",
+        "did not deliver 3000 bytes",
     );
 }
 
@@ -850,16 +851,16 @@ fn an_ok_read_with_a_chunk_landed_twice() {
         &t,
         invariants::ok_ops_deliver_their_range,
         DELIVER,
-        "did not deliver 2048 bytes",
+        "did not deliver 4096 bytes",
     );
 }
 
 #[test]
 fn an_ok_read_with_a_gap() {
-    // Two 1024-byte parts at 0 and 2048 of a 2048-byte op: as many bytes, not the range. The
+    // Two 2048-byte parts at 0 and 4096 of a 4096-byte op: as many bytes, not the range. The
     // landing checks refuse the second part first, so this rule is asked alone.
     let mut t = good();
-    ini(&mut t).writes[0].addr += 1024;
+    ini(&mut t).writes[0].addr += 2048;
     assert!(invariants::ok_ops_deliver_their_range(&t).is_err());
     assert!(invariants::check_all(&t).is_err());
 }

@@ -113,11 +113,11 @@ fn gcm_matches_aes_gcm() {
 fn gcm_framing_of_request_and_response() {
     let (mut a, mut b) = manual_pair(|_| {});
     let (aa, ba) = (a.addr(), b.addr());
-    let pattern: Vec<u8> = (0..1500u32).map(|i| (i * 7) as u8).collect();
+    let pattern: Vec<u8> = (0..3000u32).map(|i| (i * 7) as u8).collect();
     b.mem_mut().expect("mem").write(SERVED_BASE + 100, &pattern);
     let kd = kd_for(1, 0, aa, OpType::Read);
     let mut out = Outputs::default();
-    let c = cmd(OpType::Read, ba, 0, 100, 1500, 0, 0, kd);
+    let c = cmd(OpType::Read, ba, 0, 100, 3000, 0, 0, kd);
     assert_eq!(
         a.submit(10, 0, &bytes(&c), &mut out),
         Ok(SubmitOutcome::Queued { seq: 1 })
@@ -135,7 +135,7 @@ fn gcm_framing_of_request_and_response() {
             h.length,
             h.offset
         ),
-        (MsgType::RdReq, aa, ba, 0, 1500, 100)
+        (MsgType::RdReq, aa, ba, 0, 3000, 100)
     );
     assert!(
         open_frame(&kd, &req).is_some(),
@@ -148,8 +148,8 @@ fn gcm_framing_of_request_and_response() {
     b.serve_inbound(21, onerma_model::InQueue::Read, &mut out)
         .expect("serve");
     b.advance(10_000, &mut out).expect("advance");
-    assert_eq!(out.messages.len(), 2, "1500 bytes = 2 chunks of 1024");
-    let mut got = vec![0u8; 1500];
+    assert_eq!(out.messages.len(), 2, "3000 bytes = 2 chunks of 2048");
+    let mut got = vec![0u8; 3000];
     for m in &out.messages {
         let rh = Hdr::from_bytes(&m[..64]).expect("hdr");
         assert_eq!(rh.msg_type, MsgType::RdResp);

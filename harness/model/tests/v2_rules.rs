@@ -56,7 +56,7 @@ fn wr_data_for(a: &mut Nic, b: &mut Nic, len: u16, out: &mut Outputs) -> Vec<Vec
 fn write_hold_rearm_and_reply_matching() {
     let (mut a, mut b) = manual_pair(|_| {});
     let mut out = Outputs::default();
-    let req = write_req(&mut a, &b, 2000, &mut out);
+    let req = write_req(&mut a, &b, 4000, &mut out);
     assert_eq!(
         b.receive(20, &req, &mut out).expect("rx"),
         RxOutcome::Enqueued
@@ -83,7 +83,7 @@ fn write_hold_rearm_and_reply_matching() {
         a.receive(t_r + 1, &rdreq, &mut out).expect("rx"),
         RxOutcome::Dropped(DropReason::Stale)
     );
-    // Source data read, then two WR_DATA chunks (2000 bytes).
+    // Source data read, then two WR_DATA chunks (4000 bytes).
     a.advance(t_r + 1_000, &mut out).expect("advance");
     let data = take(&mut out);
     assert_eq!(data.len(), 2);
