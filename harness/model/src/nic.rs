@@ -300,21 +300,29 @@ impl Timers {
     /// Drops entries at the fronts that can no longer do anything, so the NIC is not woken for
     /// them (each wake-up is a system event).
     fn tidy(&mut self, live: impl Fn(&Event) -> bool) {
-        let mut dropped = false;
+        // Dropping entries other than the earliest leaves the earliest where it is, so the queues
+        // are scanned again only if the earliest went (most drops are of later entries: the
+        // expiry of an op just dispatched, the age-out of a request just served).
+        let head_seq = self.head.map(|h| h.seq);
+        let mut head_dropped = false;
         // Only these FIFOs hold kinds that can die; the others' events always act (tidy runs
         // after every input, and looking at fronts that cannot be dropped showed in profiles).
         for k in MORTAL_FIFOS {
             let q = &mut self.fifo[k];
-            while q.front().is_some_and(|e| !live(&e.ev)) {
+            while let Some(e) = q.front()
+                && !live(&e.ev)
+            {
+                head_dropped |= Some(e.seq) == head_seq;
                 q.pop_front();
-                dropped = true;
             }
         }
-        while self.heap.peek().is_some_and(|e| !live(&e.0.ev)) {
+        while let Some(e) = self.heap.peek()
+            && !live(&e.0.ev)
+        {
+            head_dropped |= Some(e.0.seq) == head_seq;
             self.heap.pop();
-            dropped = true;
         }
-        if dropped {
+        if head_dropped {
             self.head = self.scan();
         }
     }
