@@ -20,7 +20,7 @@ use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use aes::{Aes128, Aes128Enc};
 use ghash::GHash;
 use ghash::universal_hash::UniversalHash;
-use onerma_layouts::{GcmIv, KdBlock, LayoutError, OpType};
+use onerma_layouts::{KdBlock, LayoutError, OpType};
 
 /// A 128-bit key as the 16 bytes of the FIPS-197 key (byte 0 = bits [127:120] of the RTL word).
 pub type Key = [u8; 16];
@@ -73,12 +73,18 @@ pub fn derive_kd(
     Ok(b.into())
 }
 
-/// The 96-bit GCM IV `{nic, counter}`.
+/// The 96-bit GCM IV `{nic, counter}`: the bytes of the `GcmIv` layout, both fields full width
+/// and byte aligned, so the layout is the two values in network order back to back. Assembled
+/// here rather than through the generic field packer because every message seals or opens with
+/// one (`iv_is_the_gcm_iv_layout` pins it to `GcmIv::to_bytes`).
 ///
 /// # Errors
-/// Never in practice: every field is full width.
+/// Never: kept for the callers written against the layout's fallible packer.
 pub fn iv(nic: u32, counter: u64) -> Result<[u8; 12], LayoutError> {
-    GcmIv { nic, counter }.to_bytes()
+    let mut b = [0u8; 12];
+    b[..4].copy_from_slice(&nic.to_be_bytes());
+    b[4..].copy_from_slice(&counter.to_be_bytes());
+    Ok(b)
 }
 
 /// AES-GCM state of one key: the expanded AES key and GHASH keyed with `H = E(0)`. GCM only
@@ -439,5 +445,35 @@ impl Crypto {
         }
         key.gcm.ctr(iv, payload);
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use onerma_layouts::GcmIv;
+
+    /// [`iv`] builds exactly what the generated `GcmIv` layout packs.
+    #[test]
+    fn iv_is_the_gcm_iv_layout() {
+        let values = [
+            0,
+            1,
+            0x80,
+            0x1234_5678,
+            u64::from(u32::MAX),
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        for &n in &values {
+            for &c in &values {
+                let nic = n as u32;
+                assert_eq!(
+                    iv(nic, c).ok(),
+                    GcmIv { nic, counter: c }.to_bytes().ok(),
+                    "nic {nic:#x}, counter {c:#x}"
+                );
+            }
+        }
     }
 }
