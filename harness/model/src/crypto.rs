@@ -229,6 +229,11 @@ impl Hasher for FoldHasher {
     fn write_u8(&mut self, i: u8) {
         self.write_u64(u64::from(i));
     }
+    /// The value `write` gives the two bytes (a little-endian word with zeros above), without
+    /// its byte loop: the window's owners hash a `u16` on every op.
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
     fn write_u32(&mut self, i: u32) {
         self.write_u64(u64::from(i));
     }
@@ -252,7 +257,8 @@ struct KeyId(Key);
 
 fn fold_key(k: &Key) -> u64 {
     let (lo, hi) = k.split_at(8);
-    let w = |b: &[u8]| b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x));
+    // Each half as a big-endian word (what folding its bytes in order gives), read whole.
+    let w = |b: &[u8]| <[u8; 8]>::try_from(b).map_or(0, u64::from_be_bytes);
     w(lo) ^ w(hi).rotate_left(29)
 }
 
