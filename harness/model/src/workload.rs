@@ -611,6 +611,10 @@ impl Runner {
     }
 
     fn drain_reports(&mut self) {
+        // Most events report nothing (deliveries and wake-ups short of a completion).
+        if self.system.reports.is_empty() {
+            return;
+        }
         // Swap in an empty vector that keeps its capacity: taking the system's vector would
         // make the next report allocate again, once per event.
         let mut reports = std::mem::take(&mut self.report_buf);
