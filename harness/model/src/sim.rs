@@ -402,26 +402,31 @@ impl System {
         }
         self.show(i, out);
         let now = self.now;
-        let route = &self.route;
-        for frame in out.messages.drain(..) {
-            if let Some(log) = self.message_log.as_mut() {
-                log.push((now, i, frame.clone()));
+        // Most inputs send nothing or complete nothing: skip setting up the drains then.
+        if !out.messages.is_empty() {
+            let route = &self.route;
+            for frame in out.messages.drain(..) {
+                if let Some(log) = self.message_log.as_mut() {
+                    log.push((now, i, frame.clone()));
+                }
+                self.fabric.send(
+                    now,
+                    i,
+                    frame,
+                    |a| route.get(&a).copied(),
+                    &mut self.arrivals,
+                );
             }
-            self.fabric.send(
-                now,
-                i,
-                frame,
-                |a| route.get(&a).copied(),
-                &mut self.arrivals,
-            );
+            let mut arr = std::mem::take(&mut self.arrivals);
+            for (t, dst, frame) in arr.drain(..) {
+                self.push(t, Ev::Deliver { dst, frame });
+            }
+            self.arrivals = arr;
         }
-        let mut arr = std::mem::take(&mut self.arrivals);
-        for (t, dst, frame) in arr.drain(..) {
-            self.push(t, Ev::Deliver { dst, frame });
-        }
-        self.arrivals = arr;
-        for c in out.completions.drain(..) {
-            self.reports.push(Report::Completion { nic: i, c });
+        if !out.completions.is_empty() {
+            for c in out.completions.drain(..) {
+                self.reports.push(Report::Completion { nic: i, c });
+            }
         }
         if let Some(w) = self.nics[i].next_wakeup()
             && w < self.wake_at[i]
