@@ -175,6 +175,11 @@ impl Initiator {
             .map_or(0, VecDeque::len)
     }
 
+    /// Ops waiting in the class queues.
+    pub(crate) fn waiting(&self) -> usize {
+        self.waiting
+    }
+
     pub(crate) fn busy(&self, slot: u16) -> bool {
         self.slots.get(usize::from(slot)).is_some_and(|s| s.busy)
     }

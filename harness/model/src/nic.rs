@@ -912,7 +912,9 @@ impl Nic {
     }
 
     fn pump_inner(&mut self, now: u64, out: &mut Outputs) -> Result<(), ModelError> {
-        if self.manual {
+        // Nothing to dispatch or serve (after most inputs): the loop would find that out the
+        // long way, and with no READ queued no wake-up is due either.
+        if self.manual || (self.ini.waiting() == 0 && self.rsp.occupancy() == 0) {
             return Ok(());
         }
         loop {
