@@ -128,22 +128,27 @@ impl<T> EventQueue<T> {
             self.far.push(Reverse(Far { time, seq, item }));
             return;
         }
-        let node = Node {
-            time,
-            seq,
-            next: NIL,
-            item: Some(item),
-        };
         let n = match self.free.pop() {
             Some(n) => {
-                self.nodes[n as usize] = node;
+                // Field by field: the event is written once, in place (assigning a whole node
+                // built first copied it twice).
+                let node = &mut self.nodes[n as usize];
+                node.time = time;
+                node.seq = seq;
+                node.next = NIL;
+                node.item = Some(item);
                 n
             }
             None => {
                 // More than 4 G events in the ring at once would need more memory than any
                 // machine running the model has, so the index always fits.
                 let n = u32::try_from(self.nodes.len()).unwrap_or(NIL - 1);
-                self.nodes.push(node);
+                self.nodes.push(Node {
+                    time,
+                    seq,
+                    next: NIL,
+                    item: Some(item),
+                });
                 n
             }
         };
