@@ -445,6 +445,31 @@ impl Crypto {
         Self::open_with(&c, iv, aad, payload, tag)
     }
 
+    /// [`Crypto::open_with`] of a whole wire message `frame` (64-byte header, ciphertext,
+    /// tag): the ciphertext is copied into `out` and opened there. GHASH runs over header and
+    /// ciphertext where they lie back to back in `frame`, in one pass. On a failed tag `out`
+    /// holds the ciphertext as it came, as with [`Crypto::open_with`].
+    pub(crate) fn open_frame_with(
+        key: &CipherKey,
+        iv: &[u8; 12],
+        frame: &[u8],
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let (msg, tag) = frame.split_at(frame.len().saturating_sub(TAG_LEN));
+        out.clear();
+        out.extend_from_slice(msg.get(64..).unwrap_or_default());
+        let Ok(tag) = <&[u8; TAG_LEN]>::try_from(tag) else {
+            return false;
+        };
+        let s = key.gcm.ghash_joined(msg, 64);
+        let mask = key.gcm.ctr(iv, out);
+        if xor16(&s, &mask) == *tag {
+            return true;
+        }
+        key.gcm.ctr(iv, out);
+        false
+    }
+
     /// [`Crypto::open`] with an already expanded key.
     #[must_use]
     pub fn open_with(

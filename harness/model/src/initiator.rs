@@ -1030,11 +1030,6 @@ pub(crate) fn open_into(
     mut buf: Vec<u8>,
 ) -> Result<(bool, Vec<u8>), ModelError> {
     let iv = crypto::iv(h.src_nic, h.counter)?;
-    let n = frame.len();
-    let aad = &frame[..wire::HDR_LEN];
-    let tag = &frame[n - crypto::TAG_LEN..];
-    buf.clear();
-    buf.extend_from_slice(&frame[wire::HDR_LEN..n - crypto::TAG_LEN]);
-    let ok = Crypto::open_with(key, &iv, aad, &mut buf, tag);
+    let ok = Crypto::open_frame_with(key, &iv, frame, &mut buf);
     Ok((ok, buf))
 }
