@@ -185,12 +185,24 @@ impl Gcm {
 
     /// Hashes the lengths block and finishes.
     fn ghash_end(mut g: GHash, aad_len: usize, ct_len: usize) -> [u8; TAG_LEN] {
-        let mut lens = ghash::Block::default();
-        lens[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
-        lens[8..].copy_from_slice(&(ct_len as u64 * 8).to_be_bytes());
-        g.update(&[lens]);
+        g.update(&[lens_block(aad_len, ct_len).into()]);
         g.finalize().into()
     }
+
+    /// GHASH of `blocks`, already the whole padded input (AAD, ciphertext, lengths block).
+    fn ghash_blocks(&self, blocks: &[u8]) -> [u8; TAG_LEN] {
+        let mut g = self.ghash.clone();
+        g.update_padded(blocks);
+        g.finalize().into()
+    }
+}
+
+/// GCM's last GHASH block: the AAD and ciphertext lengths in bits.
+fn lens_block(aad_len: usize, ct_len: usize) -> [u8; 16] {
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
+    lens[8..].copy_from_slice(&(ct_len as u64 * 8).to_be_bytes());
+    lens
 }
 
 fn xor16(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
@@ -425,9 +437,17 @@ impl Crypto {
             log.push((key.key, *iv));
         }
         let n = frame.len();
-        let (msg, tag_out) = frame.split_at_mut(n - TAG_LEN);
-        let mask = key.gcm.ctr(iv, &mut msg[64..]);
-        tag_out.copy_from_slice(&xor16(&key.gcm.ghash_joined(msg, 64), &mask));
+        let ct_len = n - 64 - TAG_LEN;
+        let mask = key.gcm.ctr(iv, &mut frame[64..n - TAG_LEN]);
+        let s = if ct_len.is_multiple_of(16) {
+            // Header, ciphertext and the lengths block written where the tag goes lie back to
+            // back without padding: GHASH takes the whole frame in one pass.
+            frame[n - TAG_LEN..].copy_from_slice(&lens_block(64, ct_len));
+            key.gcm.ghash_blocks(frame)
+        } else {
+            key.gcm.ghash_joined(&frame[..n - TAG_LEN], 64)
+        };
+        frame[n - TAG_LEN..].copy_from_slice(&xor16(&s, &mask));
     }
 
     /// Verifies and decrypts `payload` in place (ciphertext in, plaintext out) for the message
