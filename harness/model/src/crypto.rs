@@ -117,7 +117,15 @@ impl Gcm {
     fn ctr(&self, iv: &[u8; 12], data: &mut [u8]) -> [u8; 16] {
         // A small buffer for the model's common short messages: clearing the large one cost
         // more than their AES work.
-        if data.len() <= SMALL * 16 {
+        if data.is_empty() {
+            // A header-only message needs only the tag mask `E(J0)`, `J0 = IV || 1`.
+            let mut j0 = [0u8; 16];
+            j0[..12].copy_from_slice(iv);
+            j0[15] = 1;
+            let mut b = aes::Block::from(j0);
+            self.aes.encrypt_block(&mut b);
+            b.into()
+        } else if data.len() <= SMALL * 16 {
             self.ctr_in(iv, data, &mut [aes::Block::default(); SMALL + 1])
         } else {
             self.ctr_in(iv, data, &mut [aes::Block::default(); BATCH + 1])
