@@ -354,17 +354,17 @@ impl System {
             return false;
         };
         self.now = time;
-        let mut out = std::mem::take(&mut self.out);
-        out.clear();
+        // The outputs buffer is used in place: taking it out and putting it back cost writing a
+        // default and dropping it on every event.
+        self.out.clear();
         let i = match ev {
             Ev::Deliver { dst, frame } if self.external.get(dst).copied().unwrap_or(false) => {
                 self.external_rx.push((time, dst, frame));
-                self.out = out;
                 return true;
             }
             Ev::Deliver { dst, frame } => {
                 self.watch(dst, |o| o.receive(time, &frame).map(|_| ()));
-                if let Err(e) = self.nics[dst].receive(time, &frame, &mut out) {
+                if let Err(e) = self.nics[dst].receive(time, &frame, &mut self.out) {
                     self.errors.push((time, dst, e));
                 }
                 self.nics[dst].recycle(frame);
@@ -375,13 +375,13 @@ impl System {
                     self.wake_at[i] = u64::MAX;
                 }
                 self.watch(i, |o| o.advance(time));
-                if let Err(e) = self.nics[i].advance(time, &mut out) {
+                if let Err(e) = self.nics[i].advance(time, &mut self.out) {
                     self.errors.push((time, i, e));
                 }
                 i
             }
             Ev::Submit { nic, slot, cmd } => {
-                let result = self.nics[nic].submit(time, slot, &cmd[..], &mut out);
+                let result = self.nics[nic].submit(time, slot, &cmd[..], &mut self.out);
                 let accepted = result.is_ok();
                 self.watch(nic, |o| o.cmd_write(time, slot, 0, &cmd[..], accepted));
                 if let Err(SubmitError::Model(e)) = &result {
@@ -391,21 +391,25 @@ impl System {
                 nic
             }
         };
-        self.after(i, &mut out);
-        self.out = out;
+        self.after(i);
         true
     }
 
-    fn after(&mut self, i: usize, out: &mut Outputs) {
+    /// Shows NIC `i`'s outputs in `self.out` to a tamperer and an observer, then routes them.
+    fn after(&mut self, i: usize) {
         if let Some(t) = self.tamper.as_mut() {
-            (t.0)(i, self.now, out, &mut self.nics[i]);
+            (t.0)(i, self.now, &mut self.out, &mut self.nics[i]);
         }
-        self.show(i, out);
+        if matches!(self.observers.get(i), Some(Some(_))) {
+            let out = std::mem::take(&mut self.out);
+            self.show(i, &out);
+            self.out = out;
+        }
         let now = self.now;
         // Most inputs send nothing or complete nothing: skip setting up the drains then.
-        if !out.messages.is_empty() {
+        if !self.out.messages.is_empty() {
             let route = &self.route;
-            for frame in out.messages.drain(..) {
+            for frame in self.out.messages.drain(..) {
                 if let Some(log) = self.message_log.as_mut() {
                     log.push((now, i, frame.clone()));
                 }
@@ -423,8 +427,8 @@ impl System {
             }
             self.arrivals = arr;
         }
-        if !out.completions.is_empty() {
-            for c in out.completions.drain(..) {
+        if !self.out.completions.is_empty() {
+            for c in self.out.completions.drain(..) {
                 self.reports.push(Report::Completion { nic: i, c });
             }
         }
