@@ -20,7 +20,7 @@ use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use aes::{Aes128, Aes128Enc};
 use ghash::GHash;
 use ghash::universal_hash::UniversalHash;
-use onerma_layouts::{GcmIv, KdBlock, LayoutError, OpType};
+use onerma_layouts::{KdBlock, LayoutError, OpType};
 
 /// A 128-bit key as the 16 bytes of the FIPS-197 key (byte 0 = bits [127:120] of the RTL word).
 pub type Key = [u8; 16];
@@ -73,12 +73,18 @@ pub fn derive_kd(
     Ok(b.into())
 }
 
-/// The 96-bit GCM IV `{nic, counter}`.
+/// The 96-bit GCM IV `{nic, counter}`: the bytes of the `GcmIv` layout, both fields full width
+/// and byte aligned, so the layout is the two values in network order back to back. Assembled
+/// here rather than through the generic field packer because every message seals or opens with
+/// one (`iv_is_the_gcm_iv_layout` pins it to `GcmIv::to_bytes`).
 ///
 /// # Errors
-/// Never in practice: every field is full width.
+/// Never: kept for the callers written against the layout's fallible packer.
 pub fn iv(nic: u32, counter: u64) -> Result<[u8; 12], LayoutError> {
-    GcmIv { nic, counter }.to_bytes()
+    let mut b = [0u8; 12];
+    b[..4].copy_from_slice(&nic.to_be_bytes());
+    b[4..].copy_from_slice(&counter.to_be_bytes());
+    Ok(b)
 }
 
 /// AES-GCM state of one key: the expanded AES key and GHASH keyed with `H = E(0)`. GCM only
@@ -111,7 +117,15 @@ impl Gcm {
     fn ctr(&self, iv: &[u8; 12], data: &mut [u8]) -> [u8; 16] {
         // A small buffer for the model's common short messages: clearing the large one cost
         // more than their AES work.
-        if data.len() <= SMALL * 16 {
+        if data.is_empty() {
+            // A header-only message needs only the tag mask `E(J0)`, `J0 = IV || 1`.
+            let mut j0 = [0u8; 16];
+            j0[..12].copy_from_slice(iv);
+            j0[15] = 1;
+            let mut b = aes::Block::from(j0);
+            self.aes.encrypt_block(&mut b);
+            b.into()
+        } else if data.len() <= SMALL * 16 {
             self.ctr_in(iv, data, &mut [aes::Block::default(); SMALL + 1])
         } else {
             self.ctr_in(iv, data, &mut [aes::Block::default(); BATCH + 1])
@@ -161,12 +175,42 @@ impl Gcm {
         let mut g = self.ghash.clone();
         g.update_padded(aad);
         g.update_padded(ct);
-        let mut lens = ghash::Block::default();
-        lens[..8].copy_from_slice(&(aad.len() as u64 * 8).to_be_bytes());
-        lens[8..].copy_from_slice(&(ct.len() as u64 * 8).to_be_bytes());
-        g.update(&[lens]);
+        Self::ghash_end(g, aad.len(), ct.len())
+    }
+
+    /// [`Gcm::ghash`] of a message whose AAD (`aad_len` bytes, a whole number of blocks) and
+    /// ciphertext lie back to back in `msg`: padding the AAD adds nothing then, so one pass
+    /// over both does, saving a pass's set-up in the backend.
+    fn ghash_joined(&self, msg: &[u8], aad_len: usize) -> [u8; TAG_LEN] {
+        if !aad_len.is_multiple_of(16) || aad_len > msg.len() {
+            let (aad, ct) = msg.split_at(aad_len.min(msg.len()));
+            return self.ghash(aad, ct);
+        }
+        let mut g = self.ghash.clone();
+        g.update_padded(msg);
+        Self::ghash_end(g, aad_len, msg.len() - aad_len)
+    }
+
+    /// Hashes the lengths block and finishes.
+    fn ghash_end(mut g: GHash, aad_len: usize, ct_len: usize) -> [u8; TAG_LEN] {
+        g.update(&[lens_block(aad_len, ct_len).into()]);
         g.finalize().into()
     }
+
+    /// GHASH of `blocks`, already the whole padded input (AAD, ciphertext, lengths block).
+    fn ghash_blocks(&self, blocks: &[u8]) -> [u8; TAG_LEN] {
+        let mut g = self.ghash.clone();
+        g.update_padded(blocks);
+        g.finalize().into()
+    }
+}
+
+/// GCM's last GHASH block: the AAD and ciphertext lengths in bits.
+fn lens_block(aad_len: usize, ct_len: usize) -> [u8; 16] {
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
+    lens[8..].copy_from_slice(&(ct_len as u64 * 8).to_be_bytes());
+    lens
 }
 
 fn xor16(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
@@ -223,6 +267,11 @@ impl Hasher for FoldHasher {
     fn write_u8(&mut self, i: u8) {
         self.write_u64(u64::from(i));
     }
+    /// The value `write` gives the two bytes (a little-endian word with zeros above), without
+    /// its byte loop: the window's owners hash a `u16` on every op.
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
     fn write_u32(&mut self, i: u32) {
         self.write_u64(u64::from(i));
     }
@@ -246,7 +295,8 @@ struct KeyId(Key);
 
 fn fold_key(k: &Key) -> u64 {
     let (lo, hi) = k.split_at(8);
-    let w = |b: &[u8]| b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x));
+    // Each half as a big-endian word (what folding its bytes in order gives), read whole.
+    let w = |b: &[u8]| <[u8; 8]>::try_from(b).map_or(0, u64::from_be_bytes);
     w(lo) ^ w(hi).rotate_left(29)
 }
 
@@ -395,10 +445,17 @@ impl Crypto {
             log.push((key.key, *iv));
         }
         let n = frame.len();
-        let (aad, rest) = frame.split_at_mut(64);
-        let (body, tag_out) = rest.split_at_mut(n - 64 - TAG_LEN);
-        let mask = key.gcm.ctr(iv, body);
-        tag_out.copy_from_slice(&xor16(&key.gcm.ghash(aad, body), &mask));
+        let ct_len = n - 64 - TAG_LEN;
+        let mask = key.gcm.ctr(iv, &mut frame[64..n - TAG_LEN]);
+        let s = if ct_len.is_multiple_of(16) {
+            // Header, ciphertext and the lengths block written where the tag goes lie back to
+            // back without padding: GHASH takes the whole frame in one pass.
+            frame[n - TAG_LEN..].copy_from_slice(&lens_block(64, ct_len));
+            key.gcm.ghash_blocks(frame)
+        } else {
+            key.gcm.ghash_joined(&frame[..n - TAG_LEN], 64)
+        };
+        frame[n - TAG_LEN..].copy_from_slice(&xor16(&s, &mask));
     }
 
     /// Verifies and decrypts `payload` in place (ciphertext in, plaintext out) for the message
@@ -414,6 +471,31 @@ impl Crypto {
     ) -> bool {
         let c = self.cipher(key);
         Self::open_with(&c, iv, aad, payload, tag)
+    }
+
+    /// [`Crypto::open_with`] of a whole wire message `frame` (64-byte header, ciphertext,
+    /// tag): the ciphertext is copied into `out` and opened there. GHASH runs over header and
+    /// ciphertext where they lie back to back in `frame`, in one pass. On a failed tag `out`
+    /// holds the ciphertext as it came, as with [`Crypto::open_with`].
+    pub(crate) fn open_frame_with(
+        key: &CipherKey,
+        iv: &[u8; 12],
+        frame: &[u8],
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let (msg, tag) = frame.split_at(frame.len().saturating_sub(TAG_LEN));
+        out.clear();
+        out.extend_from_slice(msg.get(64..).unwrap_or_default());
+        let Ok(tag) = <&[u8; TAG_LEN]>::try_from(tag) else {
+            return false;
+        };
+        let s = key.gcm.ghash_joined(msg, 64);
+        let mask = key.gcm.ctr(iv, out);
+        if xor16(&s, &mask) == *tag {
+            return true;
+        }
+        key.gcm.ctr(iv, out);
+        false
     }
 
     /// [`Crypto::open`] with an already expanded key.
@@ -439,5 +521,35 @@ impl Crypto {
         }
         key.gcm.ctr(iv, payload);
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use onerma_layouts::GcmIv;
+
+    /// [`iv`] builds exactly what the generated `GcmIv` layout packs.
+    #[test]
+    fn iv_is_the_gcm_iv_layout() {
+        let values = [
+            0,
+            1,
+            0x80,
+            0x1234_5678,
+            u64::from(u32::MAX),
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        for &n in &values {
+            for &c in &values {
+                let nic = n as u32;
+                assert_eq!(
+                    iv(nic, c).ok(),
+                    GcmIv { nic, counter: c }.to_bytes().ok(),
+                    "nic {nic:#x}, counter {c:#x}"
+                );
+            }
+        }
     }
 }

@@ -75,6 +75,9 @@ pub struct EventQueue<T> {
     free: Vec<u32>,
     /// Bit `t % RING` set iff that bucket is non-empty.
     occupied: [u64; WORDS],
+    /// Bit `w` set iff `occupied[w]` is non-zero: the next occupied word is one bit search
+    /// away, not a walk over the words between (events lie up to several hundred cycles ahead).
+    words: u64,
     in_ring: usize,
     far: BinaryHeap<Reverse<Far<T>>>,
     base: u64,
@@ -104,6 +107,7 @@ impl<T> EventQueue<T> {
             nodes: Vec::new(),
             free: Vec::new(),
             occupied: [0; WORDS],
+            words: 0,
             in_ring: 0,
             far: BinaryHeap::new(),
             base: 0,
@@ -128,22 +132,27 @@ impl<T> EventQueue<T> {
             self.far.push(Reverse(Far { time, seq, item }));
             return;
         }
-        let node = Node {
-            time,
-            seq,
-            next: NIL,
-            item: Some(item),
-        };
         let n = match self.free.pop() {
             Some(n) => {
-                self.nodes[n as usize] = node;
+                // Field by field: the event is written once, in place (assigning a whole node
+                // built first copied it twice).
+                let node = &mut self.nodes[n as usize];
+                node.time = time;
+                node.seq = seq;
+                node.next = NIL;
+                node.item = Some(item);
                 n
             }
             None => {
                 // More than 4 G events in the ring at once would need more memory than any
                 // machine running the model has, so the index always fits.
                 let n = u32::try_from(self.nodes.len()).unwrap_or(NIL - 1);
-                self.nodes.push(node);
+                self.nodes.push(Node {
+                    time,
+                    seq,
+                    next: NIL,
+                    item: Some(item),
+                });
                 n
             }
         };
@@ -152,6 +161,7 @@ impl<T> EventQueue<T> {
         if bucket.tail == NIL {
             bucket.head = n;
             self.occupied[b / 64] |= 1 << (b % 64);
+            self.words |= 1 << (b / 64);
         } else {
             self.nodes[bucket.tail as usize].next = n;
         }
@@ -170,14 +180,16 @@ impl<T> EventQueue<T> {
         if head != 0 {
             return Some(w0 * 64 + head.trailing_zeros() as usize);
         }
-        // Wrap around through every other word, then the low bits of the first one.
-        for i in 1..=WORDS {
-            let w = (w0 + i) % WORDS;
-            if self.occupied[w] != 0 {
-                return Some(w * 64 + self.occupied[w].trailing_zeros() as usize);
-            }
-        }
-        None
+        // The next occupied word after `w0`, wrapping round; `w0` itself last (its low bits).
+        let later = self.words & (u64::MAX << w0 << 1);
+        let w = if later != 0 {
+            later.trailing_zeros() as usize
+        } else if self.words != 0 {
+            self.words.trailing_zeros() as usize
+        } else {
+            return None;
+        };
+        Some(w * 64 + self.occupied[w].trailing_zeros() as usize)
     }
 
     /// (time, seq) of the ring's first event and its bucket.
@@ -216,6 +228,9 @@ impl<T> EventQueue<T> {
             if bucket.head == NIL {
                 bucket.tail = NIL;
                 self.occupied[b / 64] &= !(1 << (b % 64));
+                if self.occupied[b / 64] == 0 {
+                    self.words &= !(1 << (b / 64));
+                }
             }
             self.free.push(n);
             self.in_ring -= 1;

@@ -88,6 +88,9 @@ pub(crate) struct Slot {
 pub struct Initiator {
     slots: Vec<Slot>,
     classes: Vec<VecDeque<(u16, u32)>>,
+    /// Ops in all class queues together: the NIC asks for ready classes after every input, and
+    /// mostly none waits.
+    waiting: usize,
     /// Dispatches each class was passed over while waiting (the anti-starvation bound, §2.3).
     passed: Vec<u32>,
     max_starve: u32,
@@ -132,6 +135,7 @@ impl Initiator {
         Self {
             slots: vec![slot; usize::from(cfg.num_slots)],
             classes: vec![VecDeque::new(); usize::from(cfg.num_classes)],
+            waiting: 0,
             passed: vec![0; usize::from(cfg.num_classes)],
             max_starve: cfg.max_starve,
             starve_slack: cfg.starve_slack,
@@ -171,6 +175,11 @@ impl Initiator {
             .map_or(0, VecDeque::len)
     }
 
+    /// Ops waiting in the class queues.
+    pub(crate) fn waiting(&self) -> usize {
+        self.waiting
+    }
+
     pub(crate) fn busy(&self, slot: u16) -> bool {
         self.slots.get(usize::from(slot)).is_some_and(|s| s.busy)
     }
@@ -192,6 +201,9 @@ impl Initiator {
 
     /// [`Initiator::ready_classes`] into `buf` (no allocation on the hot path); returns the count.
     pub(crate) fn ready_into(&self, buf: &mut [u8; MAX_CLASSES]) -> usize {
+        if self.waiting == 0 {
+            return 0;
+        }
         let mut n = 0;
         let mut starved: Option<(u32, usize)> = None;
         for (c, q) in self.classes.iter().enumerate() {
@@ -501,6 +513,7 @@ impl Nic {
             return Ok(SubmitOutcome::Completed { seq, status });
         }
         self.ini.classes[usize::from(cos)].push_back((slot, inst));
+        self.ini.waiting += 1;
         // "Still queued at t_sub + dispatch_timeout + 1" (§2.3).
         self.timers.push(
             now + self.cfg.dispatch_timeout + 1 + self.cfg.dispatch_lag,
@@ -519,6 +532,7 @@ impl Nic {
         let (slot, inst) = self.ini.classes[ci]
             .pop_front()
             .ok_or_else(|| ModelError::Internal(format!("dispatch from empty class {class}")))?;
+        self.ini.waiting -= 1;
         for (k, q) in self.ini.classes.iter().enumerate() {
             if k != ci && !q.is_empty() {
                 self.ini.passed[k] += 1;
@@ -577,6 +591,7 @@ impl Nic {
             for (c, q) in self.ini.classes.iter_mut().enumerate() {
                 if let Some(p) = q.iter().position(|&e| e == (slot, inst)) {
                     q.remove(p);
+                    self.ini.waiting -= 1;
                     // A class that stops waiting starts its count of passes afresh (§2.3:
                     // consecutive passes over a waiting class).
                     if q.is_empty() {
@@ -1015,11 +1030,6 @@ pub(crate) fn open_into(
     mut buf: Vec<u8>,
 ) -> Result<(bool, Vec<u8>), ModelError> {
     let iv = crypto::iv(h.src_nic, h.counter)?;
-    let n = frame.len();
-    let aad = &frame[..wire::HDR_LEN];
-    let tag = &frame[n - crypto::TAG_LEN..];
-    buf.clear();
-    buf.extend_from_slice(&frame[wire::HDR_LEN..n - crypto::TAG_LEN]);
-    let ok = Crypto::open_with(key, &iv, aad, &mut buf, tag);
+    let ok = Crypto::open_frame_with(key, &iv, frame, &mut buf);
     Ok((ok, buf))
 }

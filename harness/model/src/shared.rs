@@ -135,7 +135,70 @@ struct Held {
 pub struct Window {
     total: u32,
     free: u32,
-    held: FastMap<Owner, Held>,
+    held: Holders,
+}
+
+/// The holders of window lines. Every op and context looks its entry up several times, so each
+/// slot and context has a place of its own, indexed directly, for its current instance; an
+/// earlier instance still holding lines when the next one allocates (an ended op's chunk still
+/// in crypto) goes to `more`. Nothing iterates the holders, so where an entry sits changes speed
+/// only.
+#[derive(Debug, Clone, Default)]
+struct Holders {
+    /// At `2 * id + (1 for a context)`: the instance and its lines.
+    first: Vec<Option<(u32, Held)>>,
+    more: FastMap<Owner, Held>,
+    len: usize,
+}
+
+impl Holders {
+    fn place(owner: Owner) -> (usize, u32) {
+        match owner {
+            Owner::Op(id, inst) => (2 * usize::from(id), inst),
+            Owner::Ctx(id, inst) => (2 * usize::from(id) + 1, inst),
+        }
+    }
+
+    fn get_mut(&mut self, owner: Owner) -> Option<&mut Held> {
+        let (i, inst) = Self::place(owner);
+        match self.first.get_mut(i) {
+            Some(Some((n, h))) if *n == inst => Some(h),
+            _ => self.more.get_mut(&owner),
+        }
+    }
+
+    fn contains(&mut self, owner: Owner) -> bool {
+        self.get_mut(owner).is_some()
+    }
+
+    /// Adds an owner that holds nothing yet.
+    fn insert(&mut self, owner: Owner, held: Held) {
+        let (i, inst) = Self::place(owner);
+        if self.first.len() <= i {
+            self.first.resize(i + 1, None);
+        }
+        match &mut self.first[i] {
+            e @ None => *e = Some((inst, held)),
+            Some(_) => {
+                self.more.insert(owner, held);
+            }
+        }
+        self.len += 1;
+    }
+
+    fn remove(&mut self, owner: Owner) {
+        let (i, inst) = Self::place(owner);
+        let removed = match self.first.get_mut(i) {
+            Some(e) if e.is_some_and(|(n, _)| n == inst) => {
+                *e = None;
+                true
+            }
+            _ => self.more.remove(&owner).is_some(),
+        };
+        if removed {
+            self.len -= 1;
+        }
+    }
 }
 
 impl Window {
@@ -144,7 +207,7 @@ impl Window {
         Self {
             total: lines,
             free: lines,
-            held: FastMap::default(),
+            held: Holders::default(),
         }
     }
 
@@ -169,7 +232,7 @@ impl Window {
                 self.free
             )));
         }
-        if self.held.contains_key(&owner) {
+        if self.held.contains(owner) {
             return Err(ModelError::Internal(format!("{owner:?} allocated twice")));
         }
         self.free -= lines;
@@ -186,7 +249,7 @@ impl Window {
 
     /// Something starts using the owner's lines (a pending chunk, a DMA transfer).
     pub fn begin(&mut self, owner: Owner) {
-        if let Some(h) = self.held.get_mut(&owner) {
+        if let Some(h) = self.held.get_mut(owner) {
             h.inflight += 1;
         }
     }
@@ -196,7 +259,7 @@ impl Window {
     /// # Errors
     /// More ends than begins, or lines credited above the window's size (model bugs).
     pub fn end(&mut self, owner: Owner) -> Result<(), ModelError> {
-        let Some(h) = self.held.get_mut(&owner) else {
+        let Some(h) = self.held.get_mut(owner) else {
             return Ok(());
         };
         h.inflight = h.inflight.checked_sub(1).ok_or_else(|| {
@@ -210,18 +273,18 @@ impl Window {
     /// # Errors
     /// As [`Window::end`].
     pub fn release(&mut self, owner: Owner) -> Result<(), ModelError> {
-        if let Some(h) = self.held.get_mut(&owner) {
+        if let Some(h) = self.held.get_mut(owner) {
             h.live = false;
         }
         self.settle(owner)
     }
 
     fn settle(&mut self, owner: Owner) -> Result<(), ModelError> {
-        if let Some(h) = self.held.get(&owner).copied()
+        if let Some(h) = self.held.get_mut(owner).map(|h| *h)
             && !h.live
             && h.inflight == 0
         {
-            self.held.remove(&owner);
+            self.held.remove(owner);
             self.free += h.lines;
             if self.free > self.total {
                 return Err(ModelError::Internal(format!(
@@ -236,7 +299,7 @@ impl Window {
     /// Owners still holding lines (tests: empty when idle).
     #[must_use]
     pub fn holders(&self) -> usize {
-        self.held.len()
+        self.held.len
     }
 }
 
@@ -471,6 +534,31 @@ mod tests {
     use super::*;
     use crate::host::{HostConfig, HostMem};
     use onerma_layouts::{MsgType, OpType, Status};
+
+    /// An ended op's lines still in use when the slot's next op allocates: both instances hold
+    /// lines at once (the second outside the slot's direct place), and each returns its own.
+    #[test]
+    fn two_instances_of_a_slot_hold_lines_at_once() -> Result<(), ModelError> {
+        let mut w = Window::new(10);
+        let (old, new) = (Owner::Op(1, 1), Owner::Op(1, 2));
+        w.alloc(old, 2)?;
+        w.begin(old);
+        w.release(old)?;
+        assert_eq!((w.free(), w.holders()), (8, 1), "in use: not returned");
+        w.alloc(new, 3)?;
+        w.alloc(Owner::Ctx(1, 2), 1)?;
+        assert_eq!((w.free(), w.holders()), (4, 3));
+        assert!(w.alloc(new, 1).is_err(), "allocated twice");
+        w.end(old)?;
+        assert_eq!((w.free(), w.holders()), (6, 2));
+        w.begin(new);
+        w.release(new)?;
+        assert_eq!(w.free(), 6, "in use: not returned");
+        w.end(new)?;
+        w.release(Owner::Ctx(1, 2))?;
+        assert_eq!((w.free(), w.holders()), (10, 0));
+        Ok(())
+    }
 
     fn hdr() -> Hdr {
         Hdr {

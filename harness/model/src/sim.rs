@@ -18,7 +18,9 @@ enum Ev {
     Submit {
         nic: usize,
         slot: u16,
-        cmd: Box<[u8; 64]>,
+        /// Inline, not boxed: an allocation and a free per op cost more than moving the larger
+        /// event through the queue.
+        cmd: [u8; 64],
     },
 }
 
@@ -298,14 +300,7 @@ impl System {
     /// Schedules a doorbell write of `cmd` to `slot` of NIC `nic` at `time` (not before now).
     pub fn schedule_submit(&mut self, time: u64, nic: usize, slot: u16, cmd: [u8; 64]) {
         let t = time.max(self.now);
-        self.push(
-            t,
-            Ev::Submit {
-                nic,
-                slot,
-                cmd: Box::new(cmd),
-            },
-        );
+        self.push(t, Ev::Submit { nic, slot, cmd });
     }
 
     /// Injects a frame as if it arrived at NIC `dst` at `time` (tests, adversaries).
@@ -359,17 +354,17 @@ impl System {
             return false;
         };
         self.now = time;
-        let mut out = std::mem::take(&mut self.out);
-        out.clear();
+        // The outputs buffer is used in place: taking it out and putting it back cost writing a
+        // default and dropping it on every event.
+        self.out.clear();
         let i = match ev {
             Ev::Deliver { dst, frame } if self.external.get(dst).copied().unwrap_or(false) => {
                 self.external_rx.push((time, dst, frame));
-                self.out = out;
                 return true;
             }
             Ev::Deliver { dst, frame } => {
                 self.watch(dst, |o| o.receive(time, &frame).map(|_| ()));
-                if let Err(e) = self.nics[dst].receive(time, &frame, &mut out) {
+                if let Err(e) = self.nics[dst].receive(time, &frame, &mut self.out) {
                     self.errors.push((time, dst, e));
                 }
                 self.nics[dst].recycle(frame);
@@ -380,13 +375,13 @@ impl System {
                     self.wake_at[i] = u64::MAX;
                 }
                 self.watch(i, |o| o.advance(time));
-                if let Err(e) = self.nics[i].advance(time, &mut out) {
+                if let Err(e) = self.nics[i].advance(time, &mut self.out) {
                     self.errors.push((time, i, e));
                 }
                 i
             }
             Ev::Submit { nic, slot, cmd } => {
-                let result = self.nics[nic].submit(time, slot, &cmd[..], &mut out);
+                let result = self.nics[nic].submit(time, slot, &cmd[..], &mut self.out);
                 let accepted = result.is_ok();
                 self.watch(nic, |o| o.cmd_write(time, slot, 0, &cmd[..], accepted));
                 if let Err(SubmitError::Model(e)) = &result {
@@ -396,37 +391,46 @@ impl System {
                 nic
             }
         };
-        self.after(i, &mut out);
-        self.out = out;
+        self.after(i);
         true
     }
 
-    fn after(&mut self, i: usize, out: &mut Outputs) {
+    /// Shows NIC `i`'s outputs in `self.out` to a tamperer and an observer, then routes them.
+    fn after(&mut self, i: usize) {
         if let Some(t) = self.tamper.as_mut() {
-            (t.0)(i, self.now, out, &mut self.nics[i]);
+            (t.0)(i, self.now, &mut self.out, &mut self.nics[i]);
         }
-        self.show(i, out);
+        if matches!(self.observers.get(i), Some(Some(_))) {
+            let out = std::mem::take(&mut self.out);
+            self.show(i, &out);
+            self.out = out;
+        }
         let now = self.now;
-        let route = &self.route;
-        for frame in out.messages.drain(..) {
-            if let Some(log) = self.message_log.as_mut() {
-                log.push((now, i, frame.clone()));
+        // Most inputs send nothing or complete nothing: skip setting up the drains then.
+        if !self.out.messages.is_empty() {
+            let route = &self.route;
+            for frame in self.out.messages.drain(..) {
+                if let Some(log) = self.message_log.as_mut() {
+                    log.push((now, i, frame.clone()));
+                }
+                self.fabric.send(
+                    now,
+                    i,
+                    frame,
+                    |a| route.get(&a).copied(),
+                    &mut self.arrivals,
+                );
             }
-            self.fabric.send(
-                now,
-                i,
-                frame,
-                |a| route.get(&a).copied(),
-                &mut self.arrivals,
-            );
+            let mut arr = std::mem::take(&mut self.arrivals);
+            for (t, dst, frame) in arr.drain(..) {
+                self.push(t, Ev::Deliver { dst, frame });
+            }
+            self.arrivals = arr;
         }
-        let mut arr = std::mem::take(&mut self.arrivals);
-        for (t, dst, frame) in arr.drain(..) {
-            self.push(t, Ev::Deliver { dst, frame });
-        }
-        self.arrivals = arr;
-        for c in out.completions.drain(..) {
-            self.reports.push(Report::Completion { nic: i, c });
+        if !self.out.completions.is_empty() {
+            for c in self.out.completions.drain(..) {
+                self.reports.push(Report::Completion { nic: i, c });
+            }
         }
         if let Some(w) = self.nics[i].next_wakeup()
             && w < self.wake_at[i]
