@@ -310,6 +310,11 @@ pub fn random_req(rng: &mut StdRng, rrt: &Rrt, regions: u16, mem: u64, need: u8,
 /// Protocol CHUNK_BYTES (§3.1): an op's payload travels in chunks of this size.
 pub const CHUNK: usize = onerma_layouts::CHUNK_BYTES;
 
+/// Chunks of a largest op, and the width and mask of a chunk index in the RTL's metas and tags.
+pub const NCH: usize = onerma_layouts::MAX_CHUNKS;
+pub const CIB: u32 = onerma_layouts::CHUNK_INDEX_BITS as u32;
+pub const CMASK: u32 = (1 << CIB) - 1;
+
 /// §3.1: the size of chunk `k` of an op of `len` bytes (0 past the op).
 pub fn chunk_len(len: usize, k: usize) -> usize {
     len.saturating_sub(k * CHUNK).min(CHUNK)

@@ -20,6 +20,7 @@
 
 use onerma_layouts::{Hdr, MsgType, OpType, Status};
 use onerma_rtl_tests::bits::{be_to_words, from_words, reached, to_words, words_to_be};
+use onerma_rtl_tests::dma::{CIB, CMASK, NCH};
 use onerma_rtl_tests::later::Later;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -27,10 +28,6 @@ use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
 
 const CHUNK: u16 = onerma_layouts::CHUNK_BYTES as u16;
-/// Chunks of a largest op, and the width and mask of a chunk index in a meta or tag.
-const NCH: usize = onerma_layouts::MAX_CHUNKS;
-const CIB: u32 = onerma_layouts::CHUNK_INDEX_BITS as u32;
-const CMASK: u32 = (1 << CIB) - 1;
 const HOLD_NS: u32 = 3_000;
 
 trait Dut {
