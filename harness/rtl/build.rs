@@ -51,7 +51,17 @@ fn run() -> Result<(), onerma_vbridge::BridgeError> {
         })
         .collect();
     let out_dir = PathBuf::from(env("OUT_DIR"));
-    onerma_vbridge::build_all(&repo_root, &specs, &out_dir)?;
+    // A benchmark build (any of the features that add benchmark tops) gets `-O2` models: the
+    // figures of docs/performance.md are measured on them.
+    let bench = ["BENCH", "NIC_BENCH", "NIC_CURVE", "CRYPTO_BENCH"]
+        .iter()
+        .any(|f| std::env::var_os(format!("CARGO_FEATURE_{f}")).is_some());
+    let opt = if bench {
+        onerma_vbridge::ModelOpt::Bench
+    } else {
+        onerma_vbridge::ModelOpt::Test
+    };
+    onerma_vbridge::build_all(&repo_root, &specs, &out_dir, opt)?;
     Ok(())
 }
 

@@ -16,21 +16,23 @@ use std::time::{Duration, Instant};
 /// two cores in all.
 const LIMIT: Duration = Duration::from_secs(15 * 60);
 
-/// Proof files by measured CPU time of all their tasks, slowest first (a fresh clone's formal
-/// stage, 2026-11-27: rsp_req 300 s, rsp_ctx 194 s, ini_ops 199 s, seal 136 s, dma_rd 112 s,
-/// rrt 106 s, window 106 s, gcm_mux 96 s, gcm_pool 84 s, cmd_port 75 s, rx_parse 73 s; the rest
-/// under 45 s): longest first, so that no long task runs alone at the end of the parallel stage.
+/// Proof files by measured CPU time of all their tasks, slowest first (an idle 2-core run,
+/// 2026-12-01, with the per-task engine options of the .sby files: gcm_pool 92 s, rsp_req 101 s
+/// (its prove2 task alone 91 s, the longest), window 88 s, dma_rd 79 s, seal 73 s, dma_wr 70 s,
+/// rrt 68 s, cmd_port 66 s, ini_ops 63 s; the rest under 45 s): longest first, so that no long
+/// task runs alone at the end of the parallel stage.
 const SLOW_FIRST: &[&str] = &[
     "onerma_rsp_req",
-    "onerma_ini_ops",
-    "onerma_rsp_ctx",
-    "onerma_seal",
-    "onerma_dma_rd",
-    "onerma_rrt",
-    "onerma_window",
-    "onerma_gcm_mux",
     "onerma_gcm_pool",
+    "onerma_window",
+    "onerma_dma_rd",
+    "onerma_seal",
+    "onerma_dma_wr",
+    "onerma_rrt",
     "onerma_cmd_port",
+    "onerma_ini_ops",
+    "onerma_ini_wrdata",
+    "onerma_rsp_ctx",
     "onerma_rx_parse",
 ];
 

@@ -237,6 +237,14 @@ pub fn run(a: &Args) -> Result<(), CliError> {
             known.join(", ")
         )));
     }
+    if onerma_rtl::MODEL_OPT_LEVEL < 2 {
+        // The figures of docs/performance.md are measured on -O2 models.
+        eprintln!(
+            "note: models built at -O{} (a test build); simulation speeds are measured with \
+             `--features nic-bench` (-O2 models)",
+            onerma_rtl::MODEL_OPT_LEVEL
+        );
+    }
     for (name, f) in BENCHES {
         if !a.names.is_empty() && !a.names.iter().any(|n| n == name) {
             continue;
