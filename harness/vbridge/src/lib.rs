@@ -165,8 +165,9 @@ const OPT_FAST: u32 = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModelOpt {
     /// `-O1`: the builds of the tests (`cargo xtask test`, the demo). About half the C++ time of
-    /// `-O2` (the small `nic` top's per-cycle files: 17.9 s against 33.2 s on 2 cores) for a
-    /// simulation speed within the machine's noise of `-O2` (docs/performance.md).
+    /// `-O2` (the small `nic` top's per-cycle files: 17.9 s against 33.2 s on 2 cores); an
+    /// earlier measurement put it about 15 % slower to simulate, yet the suite's tests ran no
+    /// slower (81 s against 80 s; docs/verilator-bridge.md).
     Test,
     /// `-O2`: the builds of the benchmarks (any `bench` feature of onerma-rtl), which the
     /// figures of docs/performance.md are measured on.
@@ -184,12 +185,10 @@ impl ModelOpt {
 /// Verilator's `*__Slow.cpp` files (construction, initial evaluation, trace declarations) run
 /// once per model, and `verilated.mk` compiles them unoptimised (`OPT_SLOW` is empty). At `-O2`
 /// they were 60 % of a crypto top's C++ time (`seal_default`: 115 s of 180 s, 24 s at `-O0`).
+/// The `*__Trace__N.cpp` files (the per-cycle wave dump) are built the same way: they run only
+/// while waves are written (`onerma replay`), and at `-O2` `seal_default`'s 3.4 MB trace file
+/// took 43 s (13 s at `-O0`).
 const OPT_SLOW: u32 = 0;
-/// Verilator's `*__Trace__N.cpp` files (the per-cycle wave dump) run only while waves are being
-/// written (`onerma replay`, a debugging run), never in a test or benchmark without waves. At
-/// `-O2` they were a quarter of a crypto top's C++ time (`seal_default`'s 3.4 MB trace file:
-/// 43 s, 13 s at `-O0`), so they are built like the slow files.
-const OPT_TRACE: u32 = 0;
 /// `--assert`: simulation assertions (the stream rules of onerma_stream_check among them) are
 /// compiled in and on by default, and a failure reaches Rust through `try_tick` / a panic of
 /// `tick`; a benchmark switches them off at run time (`Model::set_assertions(false)`), which
@@ -215,7 +214,7 @@ const RUNTIME_SOURCES: &[&str] = &[
 ];
 /// Bump when `build_top`/`base_build` change how a model is built in a way the flag lists do
 /// not capture. The generators are fingerprinted in full below.
-const CACHE_VERSION: &str = "1";
+const CACHE_VERSION: &str = "2";
 /// The generators' source: a change to the shim or header parser invalidates every cached model.
 const SELF_FINGERPRINT: &[&str] = &[
     CACHE_VERSION,
@@ -439,7 +438,6 @@ fn build_top(
     h.add(CXX_FLAGS.join(" ").as_bytes());
     h.add(&opt.level().to_le_bytes());
     h.add(&OPT_SLOW.to_le_bytes());
-    h.add(&OPT_TRACE.to_le_bytes());
     for s in SELF_FINGERPRINT {
         h.add(s.as_bytes());
     }
@@ -515,19 +513,13 @@ fn verilate_and_compile(
         .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
         .collect();
     cpp.sort();
-    let stem = |p: &PathBuf| {
+    let (slow, fast): (Vec<PathBuf>, Vec<PathBuf>) = cpp.into_iter().partition(|p| {
         p.file_stem()
             .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string()
-    };
-    let (slow, rest): (Vec<PathBuf>, Vec<PathBuf>) =
-        cpp.into_iter().partition(|p| stem(p).ends_with("__Slow"));
-    let (trace, fast): (Vec<PathBuf>, Vec<PathBuf>) = rest
-        .into_iter()
-        .partition(|p| stem(p).contains("__Trace__"));
+            .is_some_and(|s| s.ends_with("__Slow") || s.contains("__Trace__"))
+    });
     let mut objs = Vec::new();
-    for (files, opt) in [(fast, opt.level()), (slow, OPT_SLOW), (trace, OPT_TRACE)] {
+    for (files, opt) in [(fast, opt.level()), (slow, OPT_SLOW)] {
         if files.is_empty() {
             continue;
         }
