@@ -149,7 +149,7 @@ pub const SMALL: TopConfig = TopConfig {
     mem_size: 1 << 20,
 };
 
-/// `harness/rtl/tops/nic_default.json` (group `nic-bench`): 64 slots, 4 classes, 256 regions,
+/// `harness/rtl/tops/nic_default.json` (group `nic`): 64 slots, 4 classes, 256 regions,
 /// 1,024 lines, 512-bit data, 4 pipelined engines.
 pub const DEFAULT: TopConfig = TopConfig {
     name: "onerma_nic default",
@@ -263,7 +263,6 @@ macro_rules! nic_ports_impl {
     };
 }
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic::Model, WORDS, SMALL,));
-#[cfg(feature = "nic-bench")]
 with_nic_ports!(nic_ports_impl!(onerma_rtl::nic_default::Model, 16, DEFAULT,));
 /// `nic_default` with `n` engines (`nic_default_e1.json`, ...; feature `nic-curve`).
 #[cfg(feature = "nic-curve")]
@@ -978,7 +977,23 @@ pub fn both_halves_with(
     p_rekey: f64,
     cycles: u64,
 ) -> Result<Rig, RigError> {
-    let mut rig = Rig::new(seed, fabric(seed, true, false), memory(seed, 6, 0.8), 0.9);
+    both_halves_on::<Dut>(seed, client_p_write, p_rekey, cycles)
+}
+
+/// [`both_halves_with`] on top `D` (the default top's test runs it on `nic_default`).
+pub fn both_halves_on<D: NicPorts>(
+    seed: u64,
+    client_p_write: f64,
+    p_rekey: f64,
+    cycles: u64,
+) -> Result<Rig<D>, RigError> {
+    let mut rig = Rig::<D>::on_top(
+        seed,
+        fabric(seed, true, false),
+        memory(seed, 6, 0.8),
+        0.9,
+        rtl_config_for(&D::TOP),
+    );
     rig.setup()?;
     rig.serve_setup()?;
     rig.p_submit = 0.02;

@@ -193,6 +193,30 @@ fn trace_file_is_written() {
     );
 }
 
+/// A top whose spec does not ask for waves (`fifo`, like most block tops) refuses a trace with
+/// `NoWaves`, opens no file, and keeps simulating.
+#[cfg(not(feature = "waves"))]
+#[test]
+fn trace_without_waves_is_refused() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("fifo_{}.fst", std::process::id()));
+    let mut m = onerma_rtl::fifo::Model::new();
+    m.reset(2);
+    let e = m
+        .trace_start(&path)
+        .expect_err("a model without waves traced");
+    assert!(
+        matches!(&e, onerma_vbridge::BridgeError::NoWaves { model } if model == "fifo"),
+        "{e}"
+    );
+    assert!(!path.exists(), "no wave file is created");
+    m.trace_stop();
+    m.set_in_valid_i(1);
+    m.set_in_data_i(0x1234u16);
+    m.tick();
+    assert_eq!(m.out_valid_o(), 1, "the model still simulates");
+}
+
 #[derive(Debug, Clone)]
 struct Step {
     en: bool,

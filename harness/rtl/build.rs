@@ -49,6 +49,11 @@ fn run() -> Result<(), onerma_vbridge::BridgeError> {
             let feature = format!("CARGO_FEATURE_{}", s.group.to_uppercase().replace('-', "_"));
             std::env::var_os(feature).is_some()
         })
+        .map(|mut s| {
+            // Feature `waves`: FST waves in every top, not only those whose spec asks.
+            s.waves |= std::env::var_os("CARGO_FEATURE_WAVES").is_some();
+            s
+        })
         .collect();
     let out_dir = PathBuf::from(env("OUT_DIR"));
     // A benchmark build (any of the features that add benchmark tops) gets `-O2` models: the

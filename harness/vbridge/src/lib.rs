@@ -30,6 +30,11 @@ pub struct TopSpec {
     pub defines: Vec<String>,
     /// Cargo feature of the consuming crate that enables this top.
     pub group: String,
+    /// Built with `--trace-fst`, so that `Model::trace_start` can write FST waves. Off for most
+    /// tops: the wave code was about 30 % of a model's C++ time (`nic_default`: 70 s of 235 s of
+    /// compile) and only the NIC tops' rig and `onerma replay` write waves. A build script can
+    /// turn it on for every top (onerma-rtl's feature `waves`).
+    pub waves: bool,
 }
 
 /// Everything that can go wrong while building or running a bridged model.
@@ -68,6 +73,11 @@ pub enum BridgeError {
     #[error("cannot open trace file {path}")]
     Trace { path: PathBuf },
     #[error(
+        "model `{model}` was built without waves: set `\"waves\": true` in its top spec, or \
+         build with onerma-rtl's feature `waves` (every top)"
+    )]
+    NoWaves { model: String },
+    #[error(
         "model `{model}`: a simulation assertion failed in cycle {cycle} (the %Error line \
          printed by Verilator names it)"
     )]
@@ -93,6 +103,8 @@ struct SpecFile {
     #[serde(default)]
     defines: Vec<String>,
     group: String,
+    #[serde(default)]
+    waves: bool,
 }
 
 fn sim_target() -> String {
@@ -149,6 +161,7 @@ pub fn load_specs(dir: &Path, cores: &onerma_cores::Library) -> Result<Vec<TopSp
             params,
             defines,
             group: f.group,
+            waves: f.waves,
         });
     }
     specs.sort_by(|a, b| a.name.cmp(&b.name));
@@ -204,9 +217,10 @@ const VERILATOR_FLAGS: &[&str] = &[
     "fast",
     "--x-initial",
     "fast",
-    // FST waves (GTKWave, Surfer): compressed, so a whole multi-NIC run's waves stay small.
-    "--trace-fst",
 ];
+/// Added for a top with `waves` ([`TopSpec::waves`]). FST (GTKWave, Surfer): compressed, so a
+/// whole multi-NIC run's waves stay small.
+const WAVES_FLAG: &str = "--trace-fst";
 const RUNTIME_SOURCES: &[&str] = &[
     "verilated.cpp",
     "verilated_threads.cpp",
@@ -398,6 +412,7 @@ fn build_runtime(tc: &Toolchain, cache: &Path) -> Result<Vec<PathBuf>, BridgeErr
     // The sources and the trace format: the FST runtime is not the VCD one.
     h.add(RUNTIME_SOURCES.join(" ").as_bytes());
     h.add(VERILATOR_FLAGS.join(" ").as_bytes());
+    h.add(WAVES_FLAG.as_bytes());
     let (_, objs) = cached_entry(cache, "_verilated_runtime", &h.hex(), |dir| {
         let mut b = base_build(tc, &dir.join("obj"), OPT_FAST);
         for f in RUNTIME_SOURCES {
@@ -435,6 +450,7 @@ fn build_top(
     h.add(format!("{spec:?}").as_bytes());
     h.add(tc.version.as_bytes());
     h.add(VERILATOR_FLAGS.join(" ").as_bytes());
+    h.add(WAVES_FLAG.as_bytes());
     h.add(CXX_FLAGS.join(" ").as_bytes());
     h.add(&opt.level().to_le_bytes());
     h.add(&OPT_SLOW.to_le_bytes());
@@ -475,9 +491,11 @@ fn verilate_and_compile(
     opt: ModelOpt,
 ) -> Result<Vec<PathBuf>, BridgeError> {
     let mut cmd = Command::new("verilator");
-    cmd.current_dir(repo_root)
-        .args(VERILATOR_FLAGS)
-        .arg("--prefix")
+    cmd.current_dir(repo_root).args(VERILATOR_FLAGS);
+    if spec.waves {
+        cmd.arg(WAVES_FLAG);
+    }
+    cmd.arg("--prefix")
         .arg(format!("V{}", spec.name))
         .arg("--top-module")
         .arg(&spec.top);
@@ -506,7 +524,8 @@ fn verilate_and_compile(
     let ports = parse_ports(&text)?;
     codegen::check_names(&spec.name, &ports)?;
     let shim = dir.join("onerma_shim.cpp");
-    std::fs::write(&shim, codegen::cpp_shim(&spec.name, &ports)).map_err(io_err(&shim))?;
+    std::fs::write(&shim, codegen::cpp_shim(&spec.name, &ports, spec.waves))
+        .map_err(io_err(&shim))?;
     let mut cpp: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io_err(dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -710,6 +729,7 @@ mod tests {
             params: BTreeMap::new(),
             defines: vec![],
             group: "common".into(),
+            waves: false,
         };
         assert!(validate(std::slice::from_ref(&ok)).is_ok());
         let mut bad = ok.clone();
@@ -736,7 +756,15 @@ mod tests {
         assert!(!rs.contains("set_q_o"));
         assert!(rs.contains("pub fn tick(&mut self)"));
         assert!(rs.contains("pub fn set_assertions(&mut self, on: bool)"));
-        assert!(codegen::cpp_shim("probe", &ports).contains("assertOn(on != 0)"));
+        for waves in [false, true] {
+            let shim = codegen::cpp_shim("probe", &ports, waves);
+            assert!(shim.contains("assertOn(on != 0)"));
+            assert!(shim.contains("case 4: return"), "every port in the table");
+            // Only a model with waves touches the FST writer (its symbols exist only then).
+            assert_eq!(shim.contains("VerilatedFstC"), waves);
+            assert_eq!(shim.contains("traceEverOn"), waves);
+        }
+        assert!(rs.contains("-2 => Err(onerma_vbridge::BridgeError::NoWaves"));
         assert!(rs.contains("pub fn reset(&mut self, cycles: u32)"));
         let comb = parse_ports("VL_IN8(&a_i,0,0);\nVL_OUT8(&y_o,0,0);").expect("parse");
         let rs = codegen::rust_module("comb", "c", &comb);
