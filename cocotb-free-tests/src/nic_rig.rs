@@ -616,6 +616,14 @@ impl<D: NicPorts> Rig<D> {
         Ok(())
     }
 
+    /// The client's ops of type `k` that completed OK.
+    pub fn client_ok(&self, k: OpType) -> usize {
+        self.client_done
+            .iter()
+            .filter(|(o, s)| o.op == k && *s == Status::Ok)
+            .count()
+    }
+
     /// Whether client slot `slot` may take a new op (its last op completed and the model NIC
     /// freed the slot).
     pub fn client_free(&self, slot: u16) -> bool {

@@ -11,7 +11,7 @@
 //! model client's READs and WRITEs of the RTL NIC. The observer checks every frame and host
 //! access; the rig checks each completion's bytes (`nic_rig`).
 
-use onerma_layouts::{OpType, Status};
+use onerma_layouts::OpType;
 use onerma_rtl_tests::nic_rig::{RigError, both_halves_on};
 use proptest::prelude::*;
 
@@ -24,13 +24,7 @@ fn tc(e: RigError) -> TestCaseError {
 #[test]
 fn both_halves_reads_writes_and_rekeys() -> Result<(), TestCaseError> {
     let rig = both_halves_on::<Default>(41, 0.5, 0.05, 20_000).map_err(tc)?;
-    let count = |k: OpType| {
-        rig.client_done
-            .iter()
-            .filter(|(o, s)| o.op == k && *s == Status::Ok)
-            .count()
-    };
-    let (rd, wr) = (count(OpType::Read), count(OpType::Write));
+    let (rd, wr) = (rig.client_ok(OpType::Read), rig.client_ok(OpType::Write));
     let os = rig.obs.stats();
     println!(
         "RTL ops {:?}; client {} ops, {rd} READs and {wr} WRITEs OK; observer {os:?}",

@@ -212,13 +212,7 @@ fn served_write_errors() -> Result<(), TestCaseError> {
 #[test]
 fn both_halves_with_served_writes() -> Result<(), TestCaseError> {
     let rig = both_halves(25, 0.5, 25_000).map_err(tc)?;
-    let count = |k: OpType| {
-        rig.client_done
-            .iter()
-            .filter(|(o, s)| o.op == k && *s == Status::Ok)
-            .count()
-    };
-    let (rd, wr) = (count(OpType::Read), count(OpType::Write));
+    let (rd, wr) = (rig.client_ok(OpType::Read), rig.client_ok(OpType::Write));
     println!(
         "RTL ops {:?}; client {} ops, {rd} READs and {wr} WRITEs OK; observer {:?}",
         rig.stats,
