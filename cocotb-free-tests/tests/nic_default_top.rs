@@ -21,20 +21,43 @@ fn tc(e: RigError) -> TestCaseError {
     TestCaseError::fail(e.to_string())
 }
 
-#[test]
-fn both_halves_reads_writes_and_rekeys() -> Result<(), TestCaseError> {
-    let rig = both_halves_on::<Default>(41, 0.5, 0.05, 20_000).map_err(tc)?;
+fn both_halves(seed: u64) -> Result<(), TestCaseError> {
+    let rig = both_halves_on::<Default>(seed, 0.5, 0.05, 20_000).map_err(tc)?;
     let (rd, wr) = (rig.client_ok(OpType::Read), rig.client_ok(OpType::Write));
     let os = rig.obs.stats();
     println!(
-        "RTL ops {:?}; client {} ops, {rd} READs and {wr} WRITEs OK; observer {os:?}",
+        "seed {seed}: RTL ops {:?}; client {} ops, {rd} READs and {wr} WRITEs OK; observer {os:?}",
         rig.stats,
         rig.client_done.len(),
     );
-    // Floors well under what a correct run completes (RTL ops ~10x, client ops ~5x), so that a
-    // run where one half stalls fails.
+    // Floors well under what a correct run completes (seed 41: 297 RTL ops OK, 7 REKEYs, 103
+    // client READs and 33 WRITEs OK), so that a run where one half stalls fails.
     prop_assert!(rig.stats.ok >= 50, "{} RTL ops OK", rig.stats.ok);
     prop_assert!(rig.stats.rekeys >= 1, "{} REKEYs", rig.stats.rekeys);
-    prop_assert!(rd >= 20 && wr >= 20, "{} READs, {} WRITEs OK", rd, wr);
+    prop_assert!(rd >= 20 && wr >= 10, "{} READs, {} WRITEs OK", rd, wr);
     Ok(())
+}
+
+proptest! {
+    // One case in the suite (its seed pinned by `cargo xtask test`); `cargo xtask soak` draws
+    // fresh ones, so long campaigns exercise the default top too.
+    #![proptest_config(ProptestConfig {
+        cases: 1,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn both_halves_reads_writes_and_rekeys(seed in 1u64..1_000_000) {
+        both_halves(seed)?;
+    }
+}
+
+/// The seed of the run measured in docs/verification.md (the planted READ-server bug fails it at
+/// cycle 2,068).
+#[test]
+fn both_halves_seed_41() -> Result<(), TestCaseError> {
+    both_halves(41)
 }
