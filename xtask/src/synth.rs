@@ -23,6 +23,55 @@ pub struct Entry {
     /// is what keeps a case-ROM S-box at ~160 LUT4 instead of being flattened into wide logic.
     #[serde(default)]
     pub keep_hierarchy: bool,
+    /// Bottom-up synthesis of identical instances: each is synthesized once and counted once per
+    /// instance (docs/fpga-timing.md, "Synthesis of the default NIC top"). Needs the hierarchy that
+    /// `read_slang --keep-hierarchy` gives, so an entry with shares is read that way.
+    #[serde(default)]
+    pub share: Vec<Share>,
+}
+
+/// A module that stands for every instance matched by `instances`, which the entry asserts are
+/// elaborated from the same definition with the same parameters (a generate loop's copies, or a
+/// module without parameters).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Share {
+    /// The representative as `read_slang --keep-hierarchy` names it: `<definition>$<path>`,
+    /// e.g. `onerma_gcm_lane$onerma_nic.u_pool.g_eng[0].g_lane.u_lane`.
+    pub module: String,
+    /// Glob (yosys pattern) over the instance paths it stands for, e.g. `onerma_nic.u_pool.*`.
+    pub instances: String,
+}
+
+/// The yosys commands that make every share's instances one kept module: the per-instance
+/// modules of the hierarchy are retyped to the representative, which alone is synthesized. The
+/// source's own `keep_hierarchy` attributes are dropped first, or thousands of small modules
+/// would each get their own ABC run.
+fn share_cmds(e: &Entry, top: &str) -> Result<String> {
+    if e.share.is_empty() {
+        return Ok(String::new());
+    }
+    let mut s = format!("; hierarchy -top {top}; setattr -mod -unset keep_hierarchy *");
+    for sh in &e.share {
+        let Some((def, _)) = sh.module.split_once('$') else {
+            return Err(XtaskError::Failed(format!(
+                "entry `{}`: share module `{}` is not `<definition>$<path>`",
+                e.name, sh.module
+            )));
+        };
+        // As a selection pattern the name's brackets would be character classes.
+        let pattern: String = sh
+            .module
+            .chars()
+            .map(|c| if c == '[' || c == ']' { '?' } else { c })
+            .collect();
+        s.push_str(&format!(
+            "; chtype -set {} t:{def}${}; setattr -mod -set keep_hierarchy 1 {pattern}",
+            sh.module, sh.instances
+        ));
+    }
+    s.push_str(&format!("; hierarchy -top {top}"));
+    Ok(s)
 }
 
 /// Small entries synthesized by `cargo xtask synth` in every test run.
@@ -59,7 +108,7 @@ fn read_cmd(cores: &Library, e: &Entry) -> Result<(String, String)> {
             e.name, e.target, e.core
         ))
     })?;
-    let keep = if e.keep_hierarchy {
+    let keep = if e.keep_hierarchy || !e.share.is_empty() {
         " --keep-hierarchy"
     } else {
         ""
@@ -84,6 +133,7 @@ fn read_cmd(cores: &Library, e: &Entry) -> Result<(String, String)> {
     for (k, v) in &params {
         s.push_str(&format!(" -G {k}={v}"));
     }
+    s.push_str(&share_cmds(e, &top)?);
     Ok((s, top))
 }
 
@@ -496,6 +546,25 @@ mod tests {
             "Setting constant 0-bit at position 0 on $auto$ff.cc:337:slice$1 ($dlatch) from module m.\n{log}"
         );
         assert!(parse_stat(&folded).is_some_and(|c| !c.latch));
+    }
+
+    #[test]
+    fn shares_retype_instances_to_one_kept_module() {
+        let mut e: Entry = serde_json::from_str(
+            r#"{"name": "n", "core": "c", "target": "t", "share": [{"module":
+                "lane$top.g_eng[0].u_lane", "instances": "top.g_eng*"}]}"#,
+        )
+        .expect("entry");
+        assert_eq!(
+            share_cmds(&e, "top").expect("cmds"),
+            "; hierarchy -top top; setattr -mod -unset keep_hierarchy *; chtype -set \
+             lane$top.g_eng[0].u_lane t:lane$top.g_eng*; setattr -mod -set keep_hierarchy 1 \
+             lane$top.g_eng?0?.u_lane; hierarchy -top top"
+        );
+        e.share[0].module = "lane".into();
+        assert!(share_cmds(&e, "top").is_err());
+        e.share.clear();
+        assert_eq!(share_cmds(&e, "top").expect("none"), "");
     }
 
     #[test]

@@ -69,8 +69,8 @@ pub fn check_names(model: &str, ports: &[Port]) -> Result<(), BridgeError> {
 /// returns -2, which the Rust handle reports as `BridgeError::NoWaves`.
 pub fn cpp_shim(model: &str, ports: &[Port], waves: bool) -> String {
     let class = format!("V{model}");
-    // The wave writer's parts; none of them in a model without waves, whose build lacks the
-    // FST symbols.
+    // The wave writer's parts; none of them in a model without waves: Verilator generates no
+    // `trace()` method for a model verilated without `--trace-fst`.
     let (include, field, on, dump) = if waves {
         (
             "#include \"verilated_fst_c.h\"\n",
