@@ -284,11 +284,18 @@ with_nic_ports!(nic_ports_impl!(
     16,
     default_with(2),
 ));
+/// `nic_default_e8.json`: 8 engines, and the two budgets sized by the engines' rate doubled
+/// with them (`RspInFlight` 64, `SealStages` 48; docs/performance.md, the engine curve).
+#[cfg(feature = "nic-curve")]
+const DEFAULT_E8: TopConfig = TopConfig {
+    rsp_in_flight: 64,
+    ..default_with(8)
+};
 #[cfg(feature = "nic-curve")]
 with_nic_ports!(nic_ports_impl!(
     onerma_rtl::nic_default_e8::Model,
     16,
-    default_with(8),
+    DEFAULT_E8,
 ));
 
 /// The small RTL NIC's configuration as the model sees it ([`rtl_config_for`] of [`SMALL`]).

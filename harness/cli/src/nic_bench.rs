@@ -125,6 +125,21 @@ fn crypto_limit(t: &TopConfig) -> f64 {
     }
 }
 
+/// The wire's limit of 64-byte READs per cycle: each puts one RD_RESP on a network stream (the
+/// initiator's receive port, the responder's transmit port), a packet of header, 64 payload
+/// bytes and tag at one `DataWidth` beat per cycle (one message per packet, AXI4-Stream):
+/// 1 / 3 at 512 bits, 1 / 9 at 128.
+fn wire_limit(t: &TopConfig) -> f64 {
+    let frame = onerma_layouts::HDR_BYTES + 64 + onerma_model::crypto::TAG_LEN;
+    1.0 / frame.div_ceil(t.bus.max(1)) as f64
+}
+
+/// What bounds 64-byte READs per cycle whatever the design behind the ports: the smaller of
+/// [`crypto_limit`] and [`wire_limit`].
+fn read_64b_limit(t: &TopConfig) -> f64 {
+    crypto_limit(t).min(wire_limit(t))
+}
+
 /// `initiator_ops_per_cycle_64b`: 64-byte READs, responsive server, no fabric latency.
 pub fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
     let t = D::TOP;
@@ -146,7 +161,7 @@ pub fn ops_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, CliError> {
             l.nacks,
             l.rx_backlog
         ),
-        limit: Some(crypto_limit(&t)),
+        limit: Some(read_64b_limit(&t)),
     })
 }
 
@@ -278,7 +293,7 @@ pub fn responder_reqs_per_cycle_64b_on<D: NicPorts>() -> Result<Measurement, Cli
             engines(&t),
             client_slots(&t)
         ),
-        limit: Some(crypto_limit(&t)),
+        limit: Some(read_64b_limit(&t)),
     })
 }
 
