@@ -11,7 +11,7 @@ use crate::config::{MAX_CLASSES, NicConfig};
 use crate::crypto::{self, CipherKey, Crypto};
 use crate::error::{ModelError, SubmitError};
 use crate::host::{ReadPurpose, WritePurpose, settled};
-use crate::nic::{Completion, DropReason, Event, Nic, Outputs, RxOutcome, SubmitOutcome};
+use crate::nic::{Completion, DropReason, Event, Nic, Outputs, RxOutcome, SubmitOutcome, TagNow};
 use crate::shared::Owner;
 use crate::timing::rearm_cycles;
 use crate::wire::{
@@ -733,16 +733,27 @@ impl Nic {
             o.chunks[chunk as usize] = Chunk::Pending;
         }
         self.sh.window.begin(Owner::Op(slot, inst));
-        self.timers.push(
-            now + self.cfg.rx_crypto_latency,
-            Event::RdRespTag {
+        if self.cfg.rx_crypto_latency == 0 {
+            // Due now: `Nic::receive` acts on it next (see `Nic::tag_now`).
+            self.tag_now = Some(TagNow {
                 slot,
                 inst,
                 chunk,
                 ok,
                 data,
-            },
-        );
+            });
+        } else {
+            self.timers.push(
+                now + self.cfg.rx_crypto_latency,
+                Event::RdRespTag {
+                    slot,
+                    inst,
+                    chunk,
+                    ok,
+                    data,
+                },
+            );
+        }
         Ok(RxOutcome::Accepted)
     }
 

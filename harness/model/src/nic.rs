@@ -172,6 +172,16 @@ pub(crate) enum Event {
     Wake,
 }
 
+/// The fields of an [`Event::RdRespTag`] due in the input that received its chunk.
+#[derive(Debug)]
+pub(crate) struct TagNow {
+    pub(crate) slot: u16,
+    pub(crate) inst: u32,
+    pub(crate) chunk: u32,
+    pub(crate) ok: bool,
+    pub(crate) data: Vec<u8>,
+}
+
 #[derive(Debug)]
 struct TimerEntry {
     time: u64,
@@ -299,36 +309,50 @@ impl Timers {
     }
 
     /// Drops entries at the fronts that can no longer do anything, so the NIC is not woken for
-    /// them (each wake-up is a system event).
-    fn tidy(&mut self, live: impl Fn(&Event) -> bool) {
+    /// them (each wake-up is a system event). `live` answers for any entry; `fifo_live` for the
+    /// four FIFOs whose kinds can die (`fifo_of`: dispatch expiries, op deadlines, context
+    /// deadlines, age-outs), each holding one kind, so that their tests compile to that kind's
+    /// test alone; tag results and DMA completions always act.
+    // Inlined into the NIC's one caller, where the liveness tests are known.
+    #[inline(always)]
+    fn tidy(&mut self, fifo_live: [&dyn Fn(&Event) -> bool; 4], live: impl Fn(&Event) -> bool) {
         // Dropping entries other than the earliest leaves the earliest where it is, so the queues
         // are scanned again only if the earliest went (most drops are of later entries: the
         // expiry of an op just dispatched, the age-out of a request just served).
-        let head_seq = self.head.map(|h| h.seq);
-        let mut head_dropped = false;
-        // Only the FIFOs of kinds that can die (`fifo_of`: dispatch expiries, op deadlines,
-        // context deadlines, age-outs); tag results and DMA completions always act. Tidy runs
-        // after every input, and looking at fronts that cannot be dropped showed in profiles;
-        // named rather than indexed, the four checks compile without bounds checks or a loop.
+        let head_seq = self.head.map_or(0, |h| h.seq);
+        // Tidy runs after every input and most of these queues are empty then (an op's expiry
+        // and a request's age-out die within an input or two): each is looked at in
+        // straight-line code that tests its length first, not in a loop that loads every front.
         let [f0, f1, _, f3, f4, _, _] = &mut self.fifo;
-        for q in [f0, f1, f3, f4] {
-            while let Some(e) = q.front()
-                && !live(&e.ev)
-            {
-                head_dropped |= Some(e.seq) == head_seq;
-                q.pop_front();
-            }
-        }
+        let [l0, l1, l3, l4] = fifo_live;
+        let mut head_dropped = drop_dead(f0, l0, head_seq);
+        head_dropped |= drop_dead(f1, l1, head_seq);
+        head_dropped |= drop_dead(f3, l3, head_seq);
+        head_dropped |= drop_dead(f4, l4, head_seq);
         while let Some(e) = self.heap.peek()
             && !live(&e.0.ev)
         {
-            head_dropped |= Some(e.0.seq) == head_seq;
+            head_dropped |= e.0.seq == head_seq;
             self.heap.pop();
         }
         if head_dropped {
             self.head = self.scan();
         }
     }
+}
+
+/// Pops the dead entries at the front of `q`; whether the entry numbered `head_seq` was one.
+/// (Sequence numbers start at 1, so 0 matches no entry when there is no earliest.)
+#[inline(always)]
+fn drop_dead(q: &mut VecDeque<TimerEntry>, live: &dyn Fn(&Event) -> bool, head_seq: u64) -> bool {
+    let mut dropped = false;
+    while let Some(e) = q.front()
+        && !live(&e.ev)
+    {
+        dropped |= e.seq == head_seq;
+        q.pop_front();
+    }
+    dropped
 }
 
 /// One onerma NIC.
@@ -355,6 +379,11 @@ pub struct Nic {
     pub(crate) stopped: bool,
     last_now: u64,
     wake_at: Option<u64>,
+    /// The tag result of an RD_RESP chunk received in this input with a zero receive-crypto
+    /// latency: due at once, it is acted on by [`Nic::receive`] right after the frame instead of
+    /// going through the timer queue (where it would be the one entry due: the input fired every
+    /// earlier timer before the frame).
+    pub(crate) tag_now: Option<TagNow>,
     /// Every driver commit of the RRT `(cycle, region, entry, generation)`, when logging host writes
     /// (the invariants need the region table at the time of each access).
     pub rrt_log: Option<Vec<(u64, u16, RrtEntry, u16)>>,
@@ -410,6 +439,7 @@ impl Nic {
             stopped: false,
             last_now: 0,
             wake_at: None,
+            tag_now: None,
             rrt_log: cfg.log_host_writes.then(Vec::new),
             key_log: cfg.log_host_writes.then(Vec::new),
             cfg,
@@ -718,7 +748,20 @@ impl Nic {
         self.fire_timers(now, out)?;
         self.sh.counters.msgs_received += 1;
         let r = self.rx(now, frame, out)?;
-        // A zero-latency tag result is due now: act on it in this input, not a wake-up later.
+        // A zero-latency tag result is due now: act on it in this input, not a wake-up later,
+        // in the order the timer queue would have (first, then whatever it arms for now).
+        if let Some(TagNow {
+            slot,
+            inst,
+            chunk,
+            ok,
+            data,
+        }) = self.tag_now.take()
+        {
+            let r = self.on_rd_resp_tag(now, slot, inst, chunk, ok, &data, out);
+            self.sh.recycle(data);
+            r?;
+        }
         self.fire_timers(now, out)?;
         if let RxOutcome::Dropped(d) = r {
             let c = &mut self.sh.counters;
@@ -899,15 +942,36 @@ impl Nic {
         Ok(())
     }
 
+    // Inlined into `pump` (and `serve_inbound`): it runs after every input, and most of it is
+    // a few length tests now, which the call's register saves and restores outweighed.
+    #[inline(always)]
     fn tidy(&mut self) {
         let (ini, rsp) = (&self.ini, &self.rsp);
-        self.timers.tidy(|ev| match *ev {
+        let live = |ev: &Event| match *ev {
             Event::DispatchExpire { slot, inst } => ini.queued(slot, inst),
             Event::OpDeadline { slot, inst, at } => ini.deadline_live(slot, inst, at),
             Event::CtxDeadline { ctx, inst } => rsp.deadline_live(ctx, inst),
             Event::AgeOut { queue, id } => rsp.queued(queue, id),
             _ => true,
-        });
+        };
+        // Each FIFO's test names its one kind (anything else there is never dead).
+        let expire = |ev: &Event| match *ev {
+            Event::DispatchExpire { slot, inst } => ini.queued(slot, inst),
+            _ => true,
+        };
+        let deadline = |ev: &Event| match *ev {
+            Event::OpDeadline { slot, inst, at } => ini.deadline_live(slot, inst, at),
+            _ => true,
+        };
+        let ctx = |ev: &Event| match *ev {
+            Event::CtxDeadline { ctx, inst } => rsp.deadline_live(ctx, inst),
+            _ => true,
+        };
+        let age = |ev: &Event| match *ev {
+            Event::AgeOut { queue, id } => rsp.queued(queue, id),
+            _ => true,
+        };
+        self.timers.tidy([&expire, &deadline, &ctx, &age], live);
     }
 
     fn pump(&mut self, now: u64, out: &mut Outputs) -> Result<(), ModelError> {

@@ -325,6 +325,9 @@ impl Runner {
             cfgs.push(c);
         }
         let mut system = System::new(cfgs, sc.fabric.clone())?;
+        // An accepted doorbell is of use only to a recording run (`Runner::accepted`, the
+        // sources of WRITEs); a refused one always counts.
+        system.report_accepted = sc.record;
         let mut rng = ChaCha8Rng::seed_from_u64(sc.seed);
         let mut keys = vec![Vec::new(); sc.nics];
         for (i, nic) in system.nics.iter_mut().enumerate() {
