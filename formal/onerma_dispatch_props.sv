@@ -6,9 +6,10 @@
 // stays expired until it is popped (time only moves forward). The window, the completion path
 // and the request builder answer arbitrarily. Asserted: only existing heads are popped, at most
 // once per cycle per class; a dispatch takes exactly the granted class's live head, reserves
-// with it and pushes {that slot, now}; an expiry takes an expired head; an expired head is never
-// dispatched; an expired head is passed over by at most NumClasses - 1 other expiries; the
-// arbiter's inputs and every output stream follow the stream rule.
+// with it and pulses {that slot, now}, only with the request builder's room; an expiry takes an
+// expired head; an expired head is never dispatched; an expired head is passed over by at most
+// NumClasses - 1 other expiries; the arbiter's inputs and the expiry stream follow the stream
+// rule.
 `ifdef FORMAL
 module onerma_dispatch_props #(
   parameter int unsigned NumSlots   = 4,
@@ -31,8 +32,8 @@ module onerma_dispatch_props #(
   input logic                                 rsv_valid_o,
   input logic                                 rsv_ready_i,
   input logic [LinesWidth-1:0]                rsv_lines_o,
-  input logic                                 disp_valid_o,
-  input logic                                 disp_ready_i,
+  input logic                                 disp_room_i,
+  input logic                                 disp_o,
   input logic [SlotWidth-1:0]                 disp_slot_o,
   input logic [TimeWidth-1:0]                 disp_time_o,
   input logic                                 exp_valid_o,
@@ -101,14 +102,14 @@ module onerma_dispatch_props #(
     end
   end
 
-  // The dispatched word: {the head's slot, the cycle} goes into the output skid. A shadow
-  // one-entry-per-push FIFO of depth 2 is the skid's own proof; here the push content is checked.
-  logic [SlotWidth-1:0] pushed_slot;
-  assign pushed_slot = u_out.in_data_i.slot;
-  always_comb if (rst_ni && dispatch) begin
-    assert (pushed_slot == head_slot_i[grant]);
-    assert (u_out.in_data_i.t_disp == now_i);
-    assert (u_out.in_ready_o);
+  // The dispatch pulse: {the head's slot, the cycle}, only with the consumer's room.
+  always_comb if (rst_ni) begin
+    assert (disp_o == dispatch);
+    if (disp_o) begin
+      assert (disp_room_i);
+      assert (disp_slot_o == head_slot_i[grant]);
+      assert (disp_time_o == now_i);
+    end
   end
 
   // Expiry fairness: an expired head sees at most NumClasses - 1 expiries of other classes.
@@ -147,17 +148,6 @@ module onerma_dispatch_props #(
   end
 
   onerma_stream_check #(
-    .Width (SlotWidth + TimeWidth),
-    .Assume(1'b0)
-  ) u_disp_rule (
-    .clk_i,
-    .rst_ni,
-    .valid_i(disp_valid_o),
-    .ready_i(disp_ready_i),
-    .data_i ({disp_slot_o, disp_time_o})
-  );
-
-  onerma_stream_check #(
     .Width (SlotWidth),
     .Assume(1'b0)
   ) u_exp_rule (
@@ -177,7 +167,7 @@ module onerma_dispatch_props #(
     cover (rsv_valid_o && !rsv_ready_i);
     cover (!enable_i && exp_fire);
     cover (u_arb.out_valid_o && head_expired_i[grant]);
-    cover (dispatch && disp_valid_o && !disp_ready_i);
+    cover (onerma_dispatch.arb_valid && onerma_dispatch.live && !disp_room_i);
   end
 
 endmodule

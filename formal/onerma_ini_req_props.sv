@@ -2,8 +2,9 @@
 
 // Properties of onerma_ini_req. One slot `s` (a symbolic constant) is followed: a shadow of its
 // memo fields is written by the accept tap, and the job that a dispatch of `s` produces must
-// carry the request built from the shadow as it was at the dispatch. With the output stream
-// rule, one job per dispatch in order, and the arm pulse, this holds for every slot.
+// carry the request built from the shadow as it was at the dispatch. A shadow FIFO of the
+// dispatches (the output skid holds two; with none waiting a job is offered in its dispatch's
+// cycle) gives every job's slot in order and, for `s`, the captured fields; with the output stream rule and the arm pulse this holds for every slot.
 `ifdef FORMAL
 module onerma_ini_req_props #(
   parameter int unsigned NumSlots  = 4,
@@ -17,8 +18,8 @@ module onerma_ini_req_props #(
   input logic [SlotWidth-1:0] acc_slot_i,
   input onerma_pkg::cmd_t     acc_cmd_i,
   input logic [31:0]          acc_pid_i,
-  input logic                 disp_valid_i,
-  input logic                 disp_ready_o,
+  input logic                 disp_i,
+  input logic                 disp_room_o,
   input logic [SlotWidth-1:0] disp_slot_i,
   input logic [TimeWidth-1:0] disp_time_i,
   input logic                 arm_o,
@@ -28,9 +29,7 @@ module onerma_ini_req_props #(
   input logic                 job_ready_i,
   input onerma_pkg::hdr_t     job_hdr_o,
   input logic [127:0]         job_key_o,
-  input logic [SlotWidth-1:0] job_meta_o,
-  input logic                 out_valid_q,
-  input logic [SlotWidth-1:0] out_slot_q
+  input logic [SlotWidth-1:0] job_meta_o
 );
   import onerma_pkg::*;
 
@@ -42,89 +41,149 @@ module onerma_ini_req_props #(
   always_ff @(posedge clk_i) past_valid_q <= 1'b1;
   always_comb if (!past_valid_q) assume (!rst_ni);
 
-  onerma_stream_check #(.Width(SlotWidth + TimeWidth), .Assume(1'b1)) u_disp (
-    .clk_i, .rst_ni, .valid_i(disp_valid_i), .ready_i(disp_ready_o),
-    .data_i({disp_slot_i, disp_time_i}));
   onerma_stream_check #(.Width($bits(hdr_t) + 128 + SlotWidth), .Assume(1'b0)) u_job (
     .clk_i, .rst_ni, .valid_i(job_valid_o), .ready_i(job_ready_i),
     .data_i({job_hdr_o, job_key_o, job_meta_o}));
   always_comb begin
     assume (32'(acc_slot_i) < NumSlots);
     assume (32'(disp_slot_i) < NumSlots);
+    // onerma_dispatch pulses only with room.
+    if (disp_i) assume (disp_room_o);
   end
 
-  logic disp_fire, job_fire;
-  assign disp_fire = disp_valid_i && disp_ready_o;
-  assign job_fire  = job_valid_o && job_ready_i;
+  logic job_fire;
+  assign job_fire = job_valid_o && job_ready_i;
 
-  // Shadow of slot s's memo, and the request it gives, captured at a dispatch of s.
+  // Shadow of slot s's memo.
   cmd_t        sh_cmd_q;
   logic [31:0] sh_pid_q;
   logic        sh_valid_q;
-  hdr_t        want_q;
-  logic [127:0] want_key_q;
-  logic        pend_q;  // a job for s is in the output stage
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      sh_valid_q <= 1'b0;
-      pend_q     <= 1'b0;
-    end else begin
-      if (acc_fire_i && acc_slot_i == s) sh_valid_q <= 1'b1;
-      if (disp_fire && disp_slot_i == s) pend_q <= 1'b1;
-      else if (job_fire) pend_q <= 1'b0;
-    end
+    if (!rst_ni) sh_valid_q <= 1'b0;
+    else if (acc_fire_i && acc_slot_i == s) sh_valid_q <= 1'b1;
   end
   always_ff @(posedge clk_i) begin
     if (acc_fire_i && acc_slot_i == s) begin
       sh_cmd_q <= acc_cmd_i;
       sh_pid_q <= acc_pid_i;
     end
-    if (disp_fire && disp_slot_i == s) begin
-      want_key_q <= sh_cmd_q.kd;
-      want_q <= '{
-        msg_type:     (sh_cmd_q.op_type == 8'(OpTypeWrite)) ? MsgTypeWrReq :
-                      (sh_cmd_q.op_type == 8'(OpTypeRekey)) ? MsgTypeRekeyReq : MsgTypeRdReq,
-        op_type:      op_type_e'(sh_cmd_q.op_type),
-        status:       StatusOk,
-        rsvd0:        '0,
-        src_nic:      '0,
-        dst_nic:      sh_cmd_q.remote_nic,
-        counter:      '0,
-        prev_counter: '0,
-        pid:          sh_pid_q,
-        region:       sh_cmd_q.remote_region,
-        slot:         16'(s),
-        offset:       sh_cmd_q.remote_offset,
-        length:       sh_cmd_q.length,
-        chunk_offset: '0,
-        chunk_len:    '0,
-        ctx:          '0,
-        hold_ns:      '0,
-        rsvd1:        '0
-      };
-    end
   end
 
   // The accept tap never names a slot in the cycle it is dispatched (the class queue is between
   // them), and a slot is dispatched only after an accept (it was queued).
-  always_comb if (rst_ni && disp_valid_i && disp_slot_i == s) begin
+  always_comb if (rst_ni && disp_i && disp_slot_i == s) begin
     assume (sh_valid_q);
     assume (!(acc_fire_i && acc_slot_i == s));
   end
 
+  // Shadow FIFO of the dispatches in the output stage: slot, and s's fields at the dispatch.
+  logic [1:0]           f_cnt_q;
+  logic [SlotWidth-1:0] f_slot_q [2];
+  logic                 f_is_s_q [2];
+  cmd_t                 f_cmd_q  [2];
+  logic [31:0]          f_pid_q  [2];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_cnt_q <= '0;
+    end else begin
+      f_cnt_q <= f_cnt_q + 2'(disp_i) - 2'(job_fire);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (job_fire) begin
+      f_slot_q[0] <= f_slot_q[1];
+      f_is_s_q[0] <= f_is_s_q[1];
+      f_cmd_q[0]  <= f_cmd_q[1];
+      f_pid_q[0]  <= f_pid_q[1];
+    end
+    // The entry the dispatch lands in: after this cycle's pop, the count's slot (none when it is
+    // taken straight through).
+    if (disp_i && !(f_cnt_q == 2'd0 && job_fire)) begin
+      f_slot_q[f_cnt_q - 2'(job_fire)] <= disp_slot_i;
+      f_is_s_q[f_cnt_q - 2'(job_fire)] <= (disp_slot_i == s);
+      f_cmd_q[f_cnt_q - 2'(job_fire)]  <= sh_cmd_q;
+      f_pid_q[f_cnt_q - 2'(job_fire)]  <= sh_pid_q;
+    end
+  end
+
+  // The job offered: the FIFO's head, or with none the dispatch of this cycle (fall-through).
+  logic                 h_is_s;
+  logic [SlotWidth-1:0] h_slot;
+  cmd_t                 h_cmd;
+  logic [31:0]          h_pid;
+  assign h_is_s = (f_cnt_q != 2'd0) ? f_is_s_q[0] : (disp_slot_i == s);
+  assign h_slot = (f_cnt_q != 2'd0) ? f_slot_q[0] : disp_slot_i;
+  assign h_cmd  = (f_cnt_q != 2'd0) ? f_cmd_q[0] : sh_cmd_q;
+  assign h_pid  = (f_cnt_q != 2'd0) ? f_pid_q[0] : sh_pid_q;
+
+  hdr_t want;
+  assign want = '{
+    msg_type:     (h_cmd.op_type == 8'(OpTypeWrite)) ? MsgTypeWrReq :
+                  (h_cmd.op_type == 8'(OpTypeRekey)) ? MsgTypeRekeyReq : MsgTypeRdReq,
+    op_type:      op_type_e'(h_cmd.op_type),
+    status:       StatusOk,
+    rsvd0:        '0,
+    src_nic:      '0,
+    dst_nic:      h_cmd.remote_nic,
+    counter:      '0,
+    prev_counter: '0,
+    pid:          h_pid,
+    region:       h_cmd.remote_region,
+    slot:         16'(h_slot),
+    offset:       h_cmd.remote_offset,
+    length:       h_cmd.length,
+    chunk_offset: '0,
+    chunk_len:    '0,
+    ctx:          '0,
+    hold_ns:      '0,
+    rsvd1:        '0
+  };
+
+  // The skid's registers, in the job layout (onerma_ini_req's job_t).
+  typedef struct packed {
+    logic [7:0]           op_type;
+    logic [15:0]          length;
+    logic [31:0]          remote_nic;
+    logic [15:0]          remote_region;
+    logic [63:0]          remote_offset;
+    logic [31:0]          pid;
+    logic [127:0]         kd;
+    logic [SlotWidth-1:0] slot;
+  } f_job_t;
+  f_job_t reg_job [2];
+  logic   reg_valid [2];
+  assign reg_job[0]   = f_job_t'(onerma_ini_req.u_out.out_bits_q);
+  assign reg_job[1]   = f_job_t'(onerma_ini_req.u_out.skid_bits_q);
+  assign reg_valid[0] = onerma_ini_req.u_out.out_valid_q;
+  assign reg_valid[1] = onerma_ini_req.u_out.skid_valid_q;
+
   always_comb if (rst_ni) begin
-    assert (arm_o == disp_fire);
+    assert (arm_o == disp_i);
     if (arm_o) assert (arm_slot_o == disp_slot_i && arm_deadline_o == disp_time_i + op_timeout_i);
-    // The output stage holds one job; a dispatch enters it only when it is empty or leaving.
-    if (disp_fire) assert (!job_valid_o || job_fire);
-    assert (job_valid_o == out_valid_q);
-    assert (job_meta_o == out_slot_q);
-    if (pend_q) assert (job_valid_o && job_meta_o == s);
-    if (job_valid_o && job_meta_o == s) begin
-      assert (pend_q);
-      assert (job_hdr_o == want_q);
-      assert (job_key_o == want_key_q);
+    assert (f_cnt_q <= 2'd2);
+    assert (disp_room_o == (f_cnt_q != 2'd2));
+    assert (job_valid_o == (f_cnt_q != 2'd0 || disp_i));
+    if (job_valid_o) begin
+      assert (job_meta_o == h_slot);
+      if (h_is_s) assert (job_hdr_o == want && job_key_o == h_cmd.kd);
+    end
+    // Induction: the skid's registers are the shadow FIFO's entries.
+    assert (reg_valid[0] == (f_cnt_q != 2'd0));
+    assert (reg_valid[1] == (f_cnt_q == 2'd2));
+    for (int unsigned e = 0; e < 2; e++) begin
+      if (reg_valid[e]) begin
+        assert (reg_job[e].slot == f_slot_q[e]);
+        assert (f_is_s_q[e] == (f_slot_q[e] == s));
+        if (f_is_s_q[e]) begin
+          assert (reg_job[e].op_type == f_cmd_q[e].op_type);
+          assert (reg_job[e].length == f_cmd_q[e].length);
+          assert (reg_job[e].remote_nic == f_cmd_q[e].remote_nic);
+          assert (reg_job[e].remote_region == f_cmd_q[e].remote_region);
+          assert (reg_job[e].remote_offset == f_cmd_q[e].remote_offset);
+          assert (reg_job[e].pid == f_pid_q[e]);
+          assert (reg_job[e].kd == f_cmd_q[e].kd);
+        end
+      end
     end
   end
 
@@ -139,7 +198,11 @@ module onerma_ini_req_props #(
     assert (onerma_ini_req.memo_mem[s].kd == sh_cmd_q.kd);
   end
 
-  always_comb if (rst_ni) cover (job_fire && job_meta_o == s && job_hdr_o.msg_type == MsgTypeWrReq);
+  always_comb if (rst_ni) begin
+    cover (job_fire && job_meta_o == s && job_hdr_o.msg_type == MsgTypeWrReq);
+    cover (f_cnt_q == 2'd2 && f_is_s_q[1]);  // s's job waits in the skid register
+    cover (disp_i && disp_slot_i == s && job_fire);  // s's job taken straight through
+  end
 
 endmodule
 

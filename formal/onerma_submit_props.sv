@@ -124,7 +124,9 @@ module onerma_submit_props #(
     if (take) assert (!inflight_q || acc_fire);
     // Exactly one end per command.
     if (bad_cq_o) assert (inflight_q && f_step_q == 2'd1 && !acc_valid_o);
-    if (acc_valid_o) assert (inflight_q && f_step_q == 2'd3);
+    // The accept is offered from the decision cycle (step 2) on, held in step 3 while it waits.
+    if (acc_valid_o) assert (inflight_q && f_step_q >= 2'd2);
+    if (inflight_q && f_step_q >= 2'd2) assert (acc_valid_o);
     if (inflight_q) assert (f_step_q != '0);
     if (inflight_q) assert (busy_o[f_slot_q]);
     assert (onerma_submit.state_q == (inflight_q ? f_step_q : 2'd0));
@@ -166,6 +168,7 @@ module onerma_submit_props #(
     cover (acc_fire && acc_status_o == StatusBadCommand);
     cover (acc_fire && acc_status_o == StatusLocalAccessError);
     cover (acc_fire && take);
+    cover (acc_fire && f_step_q == 2'd3);  // an accept that waited, from the held registers
   end
 
 endmodule

@@ -4,7 +4,7 @@
 //!
 //! Checked every cycle: only heads are popped; a dispatch takes a live head (deadline not
 //! reached), reserves exactly that op's lines in a cycle the window admits, and sends
-//! `{slot, t_disp = that cycle}`; an expiry takes an expired head; every op leaves exactly once,
+//! `{slot, t_disp = that cycle}` as a pulse, only while the request builder has room; an expiry takes an expired head; every op leaves exactly once,
 //! by dispatch or by DISPATCH_TIMEOUT, in the order of the output streams; with the completion
 //! path ready, an expired head leaves within `NumClasses` cycles; at the end every queue drains.
 
@@ -29,7 +29,7 @@ trait Dut {
         expired: u32,
         lines: u32,
         rsv_ready: bool,
-        disp_ready: bool,
+        disp_room: bool,
         exp_ready: bool,
     );
     /// `nic_enable` (low: the NIC is stopped and dispatches nothing, protocol §1.1).
@@ -57,7 +57,7 @@ macro_rules! dut {
                 expired: u32,
                 lines: u32,
                 rsv_ready: bool,
-                disp_ready: bool,
+                disp_room: bool,
                 exp_ready: bool,
             ) {
                 self.set_now_i(now as _);
@@ -66,7 +66,7 @@ macro_rules! dut {
                 self.set_head_expired_i(expired as _);
                 self.set_look_lines_i(lines as _);
                 self.set_rsv_ready_i(u8::from(rsv_ready));
-                self.set_disp_ready_i(u8::from(disp_ready));
+                self.set_disp_room_i(u8::from(disp_room));
                 self.set_exp_ready_i(u8::from(exp_ready));
             }
             fn set_enable(&mut self, on: bool) {
@@ -82,7 +82,7 @@ macro_rules! dut {
                 (self.rsv_valid_o() != 0).then(|| u32::from(self.rsv_lines_o()))
             }
             fn disp(&self) -> Option<(usize, u32)> {
-                (self.disp_valid_o() != 0)
+                (self.disp_o() != 0)
                     .then(|| (usize::from(self.disp_slot_o()), self.disp_time_o() as u32))
             }
             fn exp(&self) -> Option<usize> {
@@ -105,7 +105,8 @@ enum Left {
     Expired,
 }
 
-/// Percentages: `p_sub` submissions, `p_rsv` window admits, `p_disp`/`p_exp` output readiness.
+/// Percentages: `p_sub` submissions, `p_rsv` window admits, `p_disp` the request builder's room,
+/// `p_exp` the expiry output's readiness.
 #[allow(clippy::too_many_arguments)]
 fn run<D: Dut>(
     seed: u64,
@@ -122,8 +123,8 @@ fn run<D: Dut>(
     let mut queues: Vec<VecDeque<(usize, u32)>> = vec![VecDeque::new(); D::CLASSES];
     let mut free: Vec<usize> = (0..D::SLOTS).collect();
     let lines: Vec<u32> = (0..D::SLOTS).map(|_| rng.random_range(1..=64)).collect();
-    // How each popped op left, in pop order per output stream.
-    let mut disp_owed: VecDeque<(usize, u32)> = VecDeque::new();
+    // How each popped op left: the dispatch pulse of this cycle, the expiries in pop order.
+    let mut disp_owed: Option<(usize, u32)> = None;
     let mut exp_owed: VecDeque<usize> = VecDeque::new();
     let mut expired_since: Vec<Option<usize>> = vec![None; D::CLASSES];
     let mut left: Vec<Option<Left>> = vec![None; D::SLOTS];
@@ -155,11 +156,11 @@ fn run<D: Dut>(
             }
         }
         let rsv_ready = draining || pct(&mut rng, p_rsv);
-        let disp_ready = draining || pct(&mut rng, p_disp);
+        let disp_room = draining || pct(&mut rng, p_disp);
         let exp_ready = draining || pct(&mut rng, p_exp);
         // The lookup answers for the slot the DUT names this cycle.
         dut.drive(
-            now, valid, slots, expired, 0, rsv_ready, disp_ready, exp_ready,
+            now, valid, slots, expired, 0, rsv_ready, disp_room, exp_ready,
         );
         dut.eval();
         let look = dut.look_slot();
@@ -171,7 +172,7 @@ fn run<D: Dut>(
             expired,
             lines[look],
             rsv_ready,
-            disp_ready,
+            disp_room,
             exp_ready,
         );
         dut.eval();
@@ -181,6 +182,11 @@ fn run<D: Dut>(
         prop_assert!(
             enable || dut.rsv().is_none(),
             "cycle {}: a reservation requested while the NIC is stopped",
+            cycle
+        );
+        prop_assert!(
+            disp_room || dut.rsv().is_none(),
+            "cycle {}: a reservation requested while the request builder has no room",
             cycle
         );
         let reserved = dut.rsv().filter(|_| rsv_ready);
@@ -211,7 +217,7 @@ fn run<D: Dut>(
                     slot
                 );
                 prop_assert_eq!(look, slot, "cycle {}: looked-up slot", cycle);
-                disp_owed.push_back((slot, now));
+                disp_owed = Some((slot, now));
                 prop_assert!(left[slot].is_none());
                 left[slot] = Some(Left::Dispatched(now));
             }
@@ -254,14 +260,10 @@ fn run<D: Dut>(
                 );
             }
         }
-        if let Some(got) = dut.disp().filter(|_| disp_ready) {
-            prop_assert_eq!(
-                Some(got),
-                disp_owed.pop_front(),
-                "cycle {}: dispatch output",
-                cycle
-            );
-            free.push(got.0);
+        let got = dut.disp();
+        prop_assert_eq!(got, disp_owed.take(), "cycle {}: dispatch pulse", cycle);
+        if let Some((slot, _)) = got {
+            free.push(slot);
         }
         if let Some(got) = dut.exp().filter(|_| exp_ready) {
             prop_assert_eq!(
@@ -278,18 +280,13 @@ fn run<D: Dut>(
         }
         dut.tick();
         now = now.wrapping_add(1);
-        if draining
-            && queues.iter().all(VecDeque::is_empty)
-            && disp_owed.is_empty()
-            && exp_owed.is_empty()
-        {
+        if draining && queues.iter().all(VecDeque::is_empty) && exp_owed.is_empty() {
             return Ok(());
         }
     }
     Err(TestCaseError::fail(format!(
-        "not drained after {total} cycles: queued {:?}, owed {} dispatches, {} expiries",
+        "not drained after {total} cycles: queued {:?}, owed {} expiries",
         queues.iter().map(VecDeque::len).collect::<Vec<_>>(),
-        disp_owed.len(),
         exp_owed.len()
     )))
 }

@@ -5,8 +5,9 @@
 //! is the next dispatched slot's, in order; its header is the request the protocol describes for
 //! the command last accepted on that slot (message type by op type, status OK, `dst_nic`,
 //! `prev_counter` 0, the slot's PID, region, slot, offset, length, everything else 0); the key is
-//! the command's K_d; the job holds still while stalled; and every dispatch handshake pulses the
-//! timer arm with `t_disp + op_timeout`.
+//! the command's K_d; the job holds still while stalled; every dispatch pulses the timer arm with
+//! `t_disp + op_timeout`; and the room the block offers is a register (the same before and after
+//! the cycle's inputs). A dispatch is pulsed only with room, as `onerma_dispatch` does.
 
 use onerma_layouts::{Cmd, Hdr, MsgType, OpType, Status};
 use onerma_rtl_tests::bits::{be_to_words, from_words, words_to_be};
@@ -22,6 +23,8 @@ trait Dut {
     fn tick(&mut self);
     fn drive(&mut self, d: &Drive);
     fn sample(&self) -> Sample;
+    /// `disp_room_o` as the last clock edge left it.
+    fn room(&self) -> bool;
 }
 
 #[derive(Default)]
@@ -40,7 +43,7 @@ struct Job {
 }
 
 struct Sample {
-    disp_ready: bool,
+    disp_room: bool,
     arm: Option<(usize, u32)>,
     job: Option<Job>,
 }
@@ -58,17 +61,20 @@ macro_rules! dut {
                 self.set_acc_cmd_i(&acmd);
                 self.set_acc_pid_i(apid);
                 let (dslot, dtime) = d.disp.unwrap_or((0, 0));
-                self.set_disp_valid_i(u8::from(d.disp.is_some()));
+                self.set_disp_i(u8::from(d.disp.is_some()));
                 self.set_disp_slot_i(dslot as _);
                 self.set_disp_time_i(dtime);
                 self.set_job_ready_i(u8::from(d.job_ready));
+            }
+            fn room(&self) -> bool {
+                self.disp_room_o() != 0
             }
             fn sample(&self) -> Sample {
                 let mut hdr = [0u8; 64];
                 words_to_be(&self.job_hdr_o(), &mut hdr);
                 let key = u128::from_be_bytes(from_words(&self.job_key_o()));
                 Sample {
-                    disp_ready: self.disp_ready_o() != 0,
+                    disp_room: self.disp_room_o() != 0,
                     arm: (self.arm_o() != 0)
                         .then(|| (self.arm_slot_o() as usize, self.arm_deadline_o())),
                     job: (self.job_valid_o() != 0).then(|| Job {
@@ -177,31 +183,29 @@ fn run<D: Dut>(seed: u64, p_disp: u32, p_ready: u32, cycles: u64) -> Result<usiz
                 disp_held = Some((s, now));
             }
         }
-        d.disp = disp_held;
+        let room = dut.room();
+        d.disp = disp_held.filter(|_| room);
         dut.drive(&d);
         dut.eval();
         let s = dut.sample();
+        prop_assert_eq!(s.disp_room, room, "room changed by the cycle's inputs");
         if let Some((p, stalled)) = &prev_job
             && *stalled
         {
             prop_assert_eq!(s.job.as_ref(), Some(p), "job changed while stalled");
         }
         if let Some((slot, t)) = d.disp {
-            if s.disp_ready {
-                prop_assert_eq!(s.arm, Some((slot, t.wrapping_add(op_timeout))), "arm");
-                let (cmd, pid) = memo[slot]
-                    .as_ref()
-                    .ok_or_else(|| TestCaseError::fail("dispatch of an empty slot"))?;
-                expect.push_back(Job {
-                    hdr: request(cmd, *pid, slot)?,
-                    key: cmd.kd,
-                    slot,
-                });
-                waiting.retain(|&w| w != slot);
-                disp_held = None;
-            } else {
-                prop_assert_eq!(s.arm, None);
-            }
+            prop_assert_eq!(s.arm, Some((slot, t.wrapping_add(op_timeout))), "arm");
+            let (cmd, pid) = memo[slot]
+                .as_ref()
+                .ok_or_else(|| TestCaseError::fail("dispatch of an empty slot"))?;
+            expect.push_back(Job {
+                hdr: request(cmd, *pid, slot)?,
+                key: cmd.kd,
+                slot,
+            });
+            waiting.retain(|&w| w != slot);
+            disp_held = None;
         } else {
             prop_assert_eq!(s.arm, None, "arm without a dispatch");
         }

@@ -134,7 +134,22 @@ fn a_nic_stopped_and_started_again() -> Result<(), TestCaseError> {
     r.setup().map_err(tc)?;
     r.load(15_000).map_err(tc)?;
     r.nodes[1].set_nic_enable(false);
-    r.load(25_000).map_err(tc)?;
+    r.load(5_000).map_err(tc)?;
+    // The random workload need not write a command to NIC 1 while it is stopped (its slots may
+    // all be held by ops that complete only at their TIMEOUT): one READ of the test's own, as
+    // soon as a slot is free, within the dispatch and op timeouts (30,000 + 40,000 cycles).
+    let mut written = false;
+    for _ in 0..80_000 {
+        written = [0usize, 2]
+            .iter()
+            .any(|&t| (0..64u16).any(|s| r.try_submit(1, s, t, OpType::Read, 64, 0.5, false)));
+        if written {
+            break;
+        }
+        r.load(1).map_err(tc)?;
+    }
+    prop_assert!(written, "NIC 1 had no free slot while stopped");
+    r.load(5_000).map_err(tc)?;
     // The cycle the start is asked for: ops submitted after it.
     let restart = r.nodes[1].cycle;
     r.nodes[1].set_nic_enable(true);

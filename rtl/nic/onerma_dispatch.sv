@@ -10,9 +10,12 @@
 ///   the popped slot goes out through a skid buffer.
 /// - **Dispatch path.** `onerma_class_arb` picks among the classes (strict priority with the
 ///   anti-starvation bound). A picked class whose head is live enters service when the window
-///   admits it (`rsv_ready_i`, the 4 KB rule) and the output skid has room: in that cycle the
-///   head is popped, `ceil(length / 64)` lines are reserved and `{slot, t_disp}` goes out on
-///   `disp_*`. `t_disp` is that cycle.
+///   admits it (`rsv_ready_i`, the 4 KB rule) and the request builder has room
+///   (`disp_room_i`): in that cycle the head is popped, `ceil(length / 64)` lines are reserved
+///   and `disp_o` pulses with `{slot, t_disp}`. `t_disp` is that cycle. The dispatch is a pulse,
+///   not a stream: the builder reads its memo in the same cycle into its own output skid, whose
+///   registered ready is `disp_room_i` (so no ready path runs through here), which saves the
+///   cycle a second skid here would cost on the command-to-wire path (docs/nic.md).
 /// - **Why the arbiter sees "class non-empty" and not the head.** The arbiter freezes its grant
 ///   while its output waits (for the window, typically), and its inputs follow the stream rule:
 ///   a waiting input may not be withdrawn. An expiry removes heads at any time, and may empty a
@@ -59,9 +62,10 @@ module onerma_dispatch #(
   output logic                                 rsv_valid_o,
   input  logic                                 rsv_ready_i,
   output logic [LinesWidth-1:0]                rsv_lines_o,
-  // Ops entering service.
-  output logic                                 disp_valid_o,
-  input  logic                                 disp_ready_i,
+  // Ops entering service: a pulse, taken whenever `disp_room_i` was high (a registered ready
+  // of the consumer that must not depend on `disp_o`).
+  input  logic                                 disp_room_i,
+  output logic                                 disp_o,
   output logic [SlotWidth-1:0]                 disp_slot_o,
   output logic [TimeWidth-1:0]                 disp_time_o,
   // Ops leaving as DISPATCH_TIMEOUT.
@@ -69,11 +73,6 @@ module onerma_dispatch #(
   input  logic                                 exp_ready_i,
   output logic [SlotWidth-1:0]                 exp_slot_o
 );
-
-  typedef struct packed {
-    logic [SlotWidth-1:0] slot;
-    logic [TimeWidth-1:0] t_disp;
-  } disp_t;
 
   // ---- Expiry path.
   logic                  exp_any, exp_fire, exp_skid_ready;
@@ -109,7 +108,7 @@ module onerma_dispatch #(
   logic [NumClasses-1:0] req, arb_ready, owed_q;
   logic                  arb_valid, arb_ready_out;
   logic [ClassWidth-1:0] grant;
-  logic                  live, dispatch, skid_ready;
+  logic                  live, dispatch;
   logic [0:0]            unused_arb_data;
 
   assign req = head_valid_i | owed_q;
@@ -134,7 +133,7 @@ module onerma_dispatch #(
   assign live          = head_valid_i[grant] && !head_expired_i[grant];
   assign look_slot_o   = head_slot_i[grant];
   assign rsv_lines_o   = look_lines_i;
-  assign rsv_valid_o   = arb_valid && live && skid_ready && enable_i;
+  assign rsv_valid_o   = arb_valid && live && disp_room_i && enable_i;
   assign dispatch      = rsv_valid_o && rsv_ready_i;
   // An empty grant completes at once; an expired head waits for the expiry path.
   assign arb_ready_out = dispatch || !head_valid_i[grant];
@@ -158,24 +157,9 @@ module onerma_dispatch #(
     end
   end
 
-  disp_t skid_in, skid_out;
-  assign skid_in = '{slot: look_slot_o, t_disp: now_i};
-
-  onerma_skid #(
-    .T(disp_t)
-  ) u_out (
-    .clk_i,
-    .rst_ni,
-    .in_valid_i (dispatch),
-    .in_ready_o (skid_ready),
-    .in_data_i  (skid_in),
-    .out_valid_o(disp_valid_o),
-    .out_ready_i(disp_ready_i),
-    .out_data_o (skid_out)
-  );
-
-  assign disp_slot_o = skid_out.slot;
-  assign disp_time_o = skid_out.t_disp;
+  assign disp_o      = dispatch;
+  assign disp_slot_o = look_slot_o;
+  assign disp_time_o = now_i;
 
   // The arbiter carries no payload: the class index is the choice.
   logic unused;

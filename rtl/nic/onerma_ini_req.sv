@@ -6,15 +6,18 @@
 /// - Keeps its own copy of the slot memo fields a request needs (op type, length, remote NIC,
 ///   region and offset, the slot's PID, K_d), written from `onerma_submit`'s accept handshake.
 ///   Every reader of the memo has its own copy (docs/nic.md), so nothing waits for a read port.
-/// - A dispatch (`onerma_dispatch`'s stream) reads the copy; one cycle later the job
-///   `{hdr, key = K_d, meta = slot}` is offered to `onerma_seal` (which fills in `src_nic` and
-///   the counter, and reports the counter with its `asg` pulse). The header: RD_REQ / WR_REQ /
+/// - A dispatch (`onerma_dispatch`'s pulse) reads the copy in its own cycle (the copy is read
+///   asynchronously), and the job `{hdr, key = K_d, meta = slot}` is offered to `onerma_seal`
+///   (which fills in `src_nic` and the counter, and reports the counter with its `asg` pulse):
+///   in the same cycle when nothing waits (fall-through, the command-to-wire path of
+///   docs/nic.md), else from the output skid, which also takes a fall-through job the sealer did
+///   not take (so an offered job stays still). The skid's registered ready is `disp_room_o`: a
+///   dispatch only happens with room, and one dispatch per cycle goes through while the sealer
+///   takes every job. The header: RD_REQ / WR_REQ /
 ///   REKEY_REQ by op type, status OK, `dst_nic` = the remote NIC, `prev_counter` 0, PID, region,
 ///   slot, offset, length; chunk fields, `ctx`, `hold_ns` and reserved bits 0.
-/// - At the dispatch handshake `arm_o` pulses with `t_disp + op_timeout` (§2.3), for the op
-///   table, which owns the op timer's write port.
-/// - One dispatch per cycle while the sealer takes every job (a one-entry output stage; the
-///   memo read is the stage's register).
+/// - At the dispatch `arm_o` pulses with `t_disp + op_timeout` (§2.3), for the op table, which
+///   owns the op timer's write port.
 module onerma_ini_req #(
   parameter int unsigned NumSlots  = 64,
   parameter int unsigned TimeWidth = 32,
@@ -31,9 +34,9 @@ module onerma_ini_req #(
   input  onerma_pkg::cmd_t     acc_cmd_i,
   input  logic [31:0]          acc_pid_i,
 
-  // onerma_dispatch's output stream.
-  input  logic                 disp_valid_i,
-  output logic                 disp_ready_o,
+  // onerma_dispatch's pulse; `disp_room_o` is registered (a dispatch without room is an error).
+  input  logic                 disp_i,
+  output logic                 disp_room_o,
   input  logic [SlotWidth-1:0] disp_slot_i,
   input  logic [TimeWidth-1:0] disp_time_i,
 
@@ -83,38 +86,39 @@ module onerma_ini_req #(
                         acc_cmd_i.rsvd0, acc_cmd_i.local_offset, acc_cmd_i.cq_offset,
                         acc_cmd_i.rsvd1};
 
-  logic                 disp_fire, job_fire;
-  logic                 out_valid_q;
-  logic [SlotWidth-1:0] out_slot_q;
+  typedef struct packed {
+    memo_t                memo;
+    logic [SlotWidth-1:0] slot;
+  } job_t;
+
+  job_t job_in, job_out;
+  assign job_in = '{memo: memo_mem[disp_slot_i], slot: disp_slot_i};
+
+  // The output stage. A job offered straight from the dispatch and not taken enters the skid,
+  // whose output offers the same job from the next cycle on.
+  logic skid_valid, direct;
+  assign direct = disp_i && !skid_valid;
+
+  onerma_skid #(
+    .T(job_t)
+  ) u_out (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i (disp_i && !(direct && job_ready_i)),
+    .in_ready_o (disp_room_o),
+    .in_data_i  (job_in),
+    .out_valid_o(skid_valid),
+    .out_ready_i(job_ready_i),
+    .out_data_o (job_out)
+  );
+
   memo_t                out_memo;
+  logic [SlotWidth-1:0] out_slot;
+  assign job_valid_o = skid_valid || direct;
+  assign out_memo    = skid_valid ? job_out.memo : job_in.memo;
+  assign out_slot    = skid_valid ? job_out.slot : job_in.slot;
 
-  assign disp_ready_o = !out_valid_q || job_ready_i;
-  assign disp_fire    = disp_valid_i && disp_ready_o;
-  assign job_fire     = job_valid_o && job_ready_i;
-
-  // The memo read register is the output stage: it loads only on a dispatch handshake, so the
-  // offered job stays stable while the sealer stalls.
-  always_ff @(posedge clk_i) begin
-    if (disp_fire) begin
-      out_memo <= memo_mem[disp_slot_i];
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      out_valid_q <= 1'b0;
-      out_slot_q  <= '0;
-    end else begin
-      if (disp_fire) begin
-        out_valid_q <= 1'b1;
-        out_slot_q  <= disp_slot_i;
-      end else if (job_fire) begin
-        out_valid_q <= 1'b0;
-      end
-    end
-  end
-
-  assign arm_o          = disp_fire;
+  assign arm_o          = disp_i;
   assign arm_slot_o     = disp_slot_i;
   assign arm_deadline_o = disp_time_i + op_timeout_i;
 
@@ -128,9 +132,8 @@ module onerma_ini_req #(
     endcase
   end
 
-  assign job_valid_o = out_valid_q;
   assign job_key_o   = out_memo.kd;
-  assign job_meta_o  = out_slot_q;
+  assign job_meta_o  = out_slot;
   assign job_hdr_o   = '{
     msg_type:     msg,
     op_type:      op_type_e'(out_memo.op_type),
@@ -142,7 +145,7 @@ module onerma_ini_req #(
     prev_counter: '0,
     pid:          out_memo.pid,
     region:       out_memo.remote_region,
-    slot:         16'(out_slot_q),
+    slot:         16'(out_slot),
     offset:       out_memo.remote_offset,
     length:       out_memo.length,
     chunk_offset: '0,
@@ -151,6 +154,15 @@ module onerma_ini_req #(
     hold_ns:      '0,
     rsvd1:        '0
   };
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert (!(disp_i && !disp_room_o))
+      else $error("onerma_ini_req: dispatch without room");
+    end
+  end
+`endif
 
 endmodule
 

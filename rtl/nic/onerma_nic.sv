@@ -514,7 +514,7 @@ module onerma_nic #(
   logic [SlotWidth-1:0]                 look_slot;
   logic                                 rsv_valid, rsv_ready;
   logic [LinesW-1:0]                    rsv_lines;
-  logic                                 disp_valid, disp_ready;
+  logic                                 disp, disp_room;
   logic [SlotWidth-1:0]                 disp_slot;
   logic [TimeWidth-1:0]                 disp_time;
   logic                                 exp_valid;
@@ -551,8 +551,8 @@ module onerma_nic #(
     .rsv_valid_o   (rsv_valid),
     .rsv_ready_i   (rsv_ready),
     .rsv_lines_o   (rsv_lines),
-    .disp_valid_o  (disp_valid),
-    .disp_ready_i  (disp_ready),
+    .disp_room_i   (disp_room),
+    .disp_o        (disp),
     .disp_slot_o   (disp_slot),
     .disp_time_o   (disp_time),
     .exp_valid_o   (exp_valid),
@@ -642,8 +642,8 @@ module onerma_nic #(
     .acc_slot_i    (acc_slot),
     .acc_cmd_i     (acc_cmd),
     .acc_pid_i     (acc_pid),
-    .disp_valid_i  (disp_valid),
-    .disp_ready_o  (disp_ready),
+    .disp_i        (disp),
+    .disp_room_o   (disp_room),
     .disp_slot_i   (disp_slot),
     .disp_time_i   (disp_time),
     .arm_o         (arm),

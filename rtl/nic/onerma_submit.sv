@@ -9,10 +9,13 @@
 ///   region; the command's checks run on the entries as they were in the cycle of each lookup.
 /// - `t_sub` is `sub_time_i`, the cycle of the command's doorbell beat (the command port passes
 ///   it), so DISPATCH_TIMEOUT counts from the doorbell whatever waited in between.
-/// - One command at a time: a command takes three cycles (completion lookup, local lookup,
-///   decision) plus the accept handshake, which overlaps the next command's first cycle. The
-///   2-cycle rate H11 allows needs the two lookups of consecutive commands interleaved: a later
-///   step, when the op-rate benchmark needs it.
+/// - One command at a time, two cycles each: the completion lookup (the cycle the command is
+///   taken), then the completion checks with the local lookup; in the third cycle the local
+///   checks decide the status and the accept is offered from them directly (`SLocal`), and the
+///   next command is taken in that cycle when the accept goes through. An accept that waits
+///   (`acc_ready_i` low) is held in registers (`SOut`), so the RRT answer is used only in the
+///   cycle after its lookup. That is the 2-cycle rate H11 allows, and one cycle less from the
+///   doorbell to the class queue (the command-to-wire latency, docs/nic.md).
 /// - `busy_o` is the slots that are busy or have a command in here, so the command port refuses
 ///   a second command to a slot before the first is decided.
 /// - `free_i` ends a slot's op (the completion record is written): the slot is free again.
@@ -108,9 +111,20 @@ module onerma_submit #(
                     (is_read ? rrt_entry_i.perm_local_write : rrt_entry_i.perm_local_read) &&
                     {1'b0, cmd_q.local_offset} + 65'(cmd_q.length) <= {1'b0, rrt_entry_i.size};
 
+  // SLocal decides: the accept is offered from the local checks; SOut holds a waiting one.
+  logic        deciding;
+  logic [63:0] local_addr_d;
+  status_e     status_d, status;
+  assign deciding     = (state_q == SLocal);
+  assign local_addr_d = rrt_entry_i.base_addr + cmd_q.local_offset;
+  assign status_d     = bad_command ? StatusBadCommand
+                      : !local_ok   ? StatusLocalAccessError
+                      :               StatusOk;
+  assign status       = deciding ? status_d : status_q;
+
   assign take        = sub_valid_i && sub_ready_o;
   assign acc_fire    = acc_valid_o && acc_ready_i;
-  assign sub_ready_o = (state_q == SIdle) || (state_q == SOut && acc_ready_i);
+  assign sub_ready_o = (state_q == SIdle) || acc_fire;
   assign rrt_valid_o = take || (state_q == SCq && cq_ok);
   assign rrt_idx_o   = take ? RrtIdxWidth'(sub_cmd_i.cq_region)
                             : RrtIdxWidth'(cmd_q.local_region);
@@ -123,8 +137,8 @@ module onerma_submit #(
       unique case (state_q)
         SIdle:   if (take) state_q <= SCq;
         SCq:     state_q <= cq_ok ? SLocal : SIdle;
-        SLocal:  state_q <= SOut;
-        SOut:    if (acc_fire) state_q <= take ? SCq : SIdle;
+        SLocal,
+        SOut:    state_q <= !acc_fire ? SOut : take ? SCq : SIdle;
         default: state_q <= SIdle;
       endcase
     end
@@ -142,12 +156,10 @@ module onerma_submit #(
       cq_addr_q <= rrt_entry_i.base_addr + cmd_q.cq_offset;
       cq_gen_q  <= rrt_gen_i;
     end
-    if (state_q == SLocal) begin
-      local_addr_q <= rrt_entry_i.base_addr + cmd_q.local_offset;
+    if (deciding) begin
+      local_addr_q <= local_addr_d;
       local_gen_q  <= rrt_gen_i;
-      status_q     <= bad_command ? StatusBadCommand
-                    : !local_ok   ? StatusLocalAccessError
-                    :               StatusOk;
+      status_q     <= status_d;
     end
   end
 
@@ -170,20 +182,20 @@ module onerma_submit #(
     if (state_q != SIdle) busy_o[slot_q] = 1'b1;
   end
 
-  assign acc_valid_o      = (state_q == SOut);
+  assign acc_valid_o      = deciding || (state_q == SOut);
   assign acc_slot_o       = slot_q;
   // The seq of this command: the count including it.
   assign acc_seq_o        = seq_q[slot_q] + 16'd1;
-  assign acc_status_o     = status_q;
+  assign acc_status_o     = status;
   assign acc_cmd_o        = cmd_q;
   assign acc_pid_o        = pid_q;
   assign acc_t_sub_o      = t_sub_q;
   assign acc_cq_addr_o    = cq_addr_q;
   assign acc_cq_gen_o     = cq_gen_q;
-  assign acc_local_addr_o = local_addr_q;
-  assign acc_local_gen_o  = local_gen_q;
+  assign acc_local_addr_o = deciding ? local_addr_d : local_addr_q;
+  assign acc_local_gen_o  = deciding ? rrt_gen_i : local_gen_q;
 
-  assign push_valid_o    = acc_fire && (status_q == StatusOk);
+  assign push_valid_o    = acc_fire && (status == StatusOk);
   assign push_slot_o     = slot_q;
   assign push_class_o    = ClassWidth'(cmd_q.cos);
   assign push_deadline_o = t_sub_q + dispatch_timeout_i + 1'b1;
