@@ -13,9 +13,10 @@
 ///   docs/nic.md), else from the output skid, which also takes a fall-through job the sealer did
 ///   not take (so an offered job stays still). The skid's registered ready is `disp_room_o`: a
 ///   dispatch only happens with room, and one dispatch per cycle goes through while the sealer
-///   takes every job. The header: RD_REQ / WR_REQ /
-///   REKEY_REQ by op type, status OK, `dst_nic` = the remote NIC, `prev_counter` 0, PID, region,
-///   slot, offset, length; chunk fields, `ctx`, `hold_ns` and reserved bits 0.
+///   takes every job.
+/// - The header: RD_REQ / WR_REQ / REKEY_REQ by op type, status OK, `dst_nic` = the remote NIC,
+///   `prev_counter` 0, PID, region, slot, offset, length; chunk fields, `ctx`, `hold_ns` and
+///   reserved bits 0.
 /// - At the dispatch `arm_o` pulses with `t_disp + op_timeout` (§2.3), for the op table, which
 ///   owns the op timer's write port.
 module onerma_ini_req #(
