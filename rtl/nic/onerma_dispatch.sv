@@ -62,7 +62,7 @@ module onerma_dispatch #(
   output logic                                 rsv_valid_o,
   input  logic                                 rsv_ready_i,
   output logic [LinesWidth-1:0]                rsv_lines_o,
-  // Ops entering service: a pulse, taken whenever `disp_room_i` was high (a registered ready
+  // Ops entering service: a pulse, taken whenever `disp_room_i` is high (a registered ready
   // of the consumer that must not depend on `disp_o`).
   input  logic                                 disp_room_i,
   output logic                                 disp_o,

@@ -11,7 +11,7 @@ use crate::config::{MAX_CLASSES, NicConfig};
 use crate::crypto::{self, CipherKey, Crypto};
 use crate::error::{ModelError, SubmitError};
 use crate::host::{ReadPurpose, WritePurpose, settled};
-use crate::nic::{Completion, DropReason, Event, Nic, Outputs, RxOutcome, SubmitOutcome, TagNow};
+use crate::nic::{Completion, DropReason, Event, Nic, Outputs, RxOutcome, SubmitOutcome};
 use crate::shared::Owner;
 use crate::timing::rearm_cycles;
 use crate::wire::{
@@ -735,7 +735,7 @@ impl Nic {
         self.sh.window.begin(Owner::Op(slot, inst));
         if self.cfg.rx_crypto_latency == 0 {
             // Due now: `Nic::receive` acts on it next (see `Nic::tag_now`).
-            self.tag_now = Some(TagNow {
+            self.tag_now = Some(Event::RdRespTag {
                 slot,
                 inst,
                 chunk,

@@ -172,16 +172,6 @@ pub(crate) enum Event {
     Wake,
 }
 
-/// The fields of an [`Event::RdRespTag`] due in the input that received its chunk.
-#[derive(Debug)]
-pub(crate) struct TagNow {
-    pub(crate) slot: u16,
-    pub(crate) inst: u32,
-    pub(crate) chunk: u32,
-    pub(crate) ok: bool,
-    pub(crate) data: Vec<u8>,
-}
-
 #[derive(Debug)]
 struct TimerEntry {
     time: u64,
@@ -382,8 +372,8 @@ pub struct Nic {
     /// The tag result of an RD_RESP chunk received in this input with a zero receive-crypto
     /// latency: due at once, it is acted on by [`Nic::receive`] right after the frame instead of
     /// going through the timer queue (where it would be the one entry due: the input fired every
-    /// earlier timer before the frame).
-    pub(crate) tag_now: Option<TagNow>,
+    /// earlier timer before the frame). Always an [`Event::RdRespTag`].
+    pub(crate) tag_now: Option<Event>,
     /// Every driver commit of the RRT `(cycle, region, entry, generation)`, when logging host writes
     /// (the invariants need the region table at the time of each access).
     pub rrt_log: Option<Vec<(u64, u16, RrtEntry, u16)>>,
@@ -750,17 +740,8 @@ impl Nic {
         let r = self.rx(now, frame, out)?;
         // A zero-latency tag result is due now: act on it in this input, not a wake-up later,
         // in the order the timer queue would have (first, then whatever it arms for now).
-        if let Some(TagNow {
-            slot,
-            inst,
-            chunk,
-            ok,
-            data,
-        }) = self.tag_now.take()
-        {
-            let r = self.on_rd_resp_tag(now, slot, inst, chunk, ok, &data, out);
-            self.sh.recycle(data);
-            r?;
+        if let Some(ev) = self.tag_now.take() {
+            self.fire_event(now, ev, out)?;
         }
         self.fire_timers(now, out)?;
         if let RxOutcome::Dropped(d) = r {
@@ -879,63 +860,65 @@ impl Nic {
     #[inline(never)]
     fn fire_due(&mut self, now: u64, out: &mut Outputs) -> Result<(), ModelError> {
         while let Some((t, ev)) = self.timers.pop_due(now) {
-            match ev {
-                Event::DispatchExpire { slot, inst } => {
-                    self.on_dispatch_expire(t, slot, inst, out)?
-                }
-                Event::OpDeadline { slot, inst, at } => {
-                    self.on_op_deadline(t, slot, inst, at, out)?
-                }
-                Event::RdRespTag {
-                    slot,
-                    inst,
-                    chunk,
-                    ok,
-                    data,
-                } => {
-                    let r = self.on_rd_resp_tag(t, slot, inst, chunk, ok, &data, out);
-                    self.sh.recycle(data);
-                    r?
-                }
-                Event::ReadLanded {
-                    slot,
-                    inst,
-                    chunk,
-                    ok,
-                } => self.on_read_landed(t, slot, inst, chunk, ok, out)?,
-                Event::WrSource {
-                    slot,
-                    inst,
-                    chunk,
-                    frame,
-                    ok,
-                } => self.on_wr_source(t, slot, inst, chunk, frame, ok, out)?,
-                Event::RdServe {
-                    read,
-                    chunk,
-                    frame,
-                    ok,
-                } => self.on_rd_serve(read, chunk, frame, ok, out)?,
-                Event::WrDataTag {
-                    ctx,
-                    inst,
-                    chunk,
-                    ok,
-                    data,
-                } => {
-                    let r = self.on_wr_data_tag(t, ctx, inst, chunk, ok, &data, out);
-                    self.sh.recycle(data);
-                    r?
-                }
-                Event::CtxWritten { ctx, inst, ok } => {
-                    self.on_ctx_written(t, ctx, inst, ok, out)?
-                }
-                Event::CtxDeadline { ctx, inst } => self.on_ctx_deadline(ctx, inst, out)?,
-                Event::AgeOut { queue, id } => self.on_age_out(t, queue, id),
-                Event::Wake => {
-                    if self.wake_at == Some(t) {
-                        self.wake_at = None;
-                    }
+            self.fire_event(t, ev, out)?;
+        }
+        Ok(())
+    }
+
+    /// Acts on one timer event due at `t`: popped by [`Nic::fire_due`], or a zero-latency tag
+    /// result taken from [`Nic::tag_now`].
+    #[inline]
+    fn fire_event(&mut self, t: u64, ev: Event, out: &mut Outputs) -> Result<(), ModelError> {
+        match ev {
+            Event::DispatchExpire { slot, inst } => self.on_dispatch_expire(t, slot, inst, out)?,
+            Event::OpDeadline { slot, inst, at } => self.on_op_deadline(t, slot, inst, at, out)?,
+            Event::RdRespTag {
+                slot,
+                inst,
+                chunk,
+                ok,
+                data,
+            } => {
+                let r = self.on_rd_resp_tag(t, slot, inst, chunk, ok, &data, out);
+                self.sh.recycle(data);
+                r?
+            }
+            Event::ReadLanded {
+                slot,
+                inst,
+                chunk,
+                ok,
+            } => self.on_read_landed(t, slot, inst, chunk, ok, out)?,
+            Event::WrSource {
+                slot,
+                inst,
+                chunk,
+                frame,
+                ok,
+            } => self.on_wr_source(t, slot, inst, chunk, frame, ok, out)?,
+            Event::RdServe {
+                read,
+                chunk,
+                frame,
+                ok,
+            } => self.on_rd_serve(read, chunk, frame, ok, out)?,
+            Event::WrDataTag {
+                ctx,
+                inst,
+                chunk,
+                ok,
+                data,
+            } => {
+                let r = self.on_wr_data_tag(t, ctx, inst, chunk, ok, &data, out);
+                self.sh.recycle(data);
+                r?
+            }
+            Event::CtxWritten { ctx, inst, ok } => self.on_ctx_written(t, ctx, inst, ok, out)?,
+            Event::CtxDeadline { ctx, inst } => self.on_ctx_deadline(ctx, inst, out)?,
+            Event::AgeOut { queue, id } => self.on_age_out(t, queue, id),
+            Event::Wake => {
+                if self.wake_at == Some(t) {
+                    self.wake_at = None;
                 }
             }
         }
