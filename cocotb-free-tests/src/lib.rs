@@ -21,6 +21,7 @@ pub mod nic_rig;
 pub mod nic_streams;
 #[cfg(feature = "nic")]
 pub mod nic_sys;
+pub mod par;
 pub mod stream;
 
 pub use stream::{RuleMonitor, Sink, Source, StreamError, Throttle};

@@ -204,7 +204,7 @@ macro_rules! nic_ports_trait {
         /// NIC top's generated `Model` (the same method names). Narrow ports carry `u64` (a
         /// setter takes any unsigned integer and truncates to the port's width); wide data ports are word slices of
         /// [`TopConfig::words`] words, bit 0 in word 0's bit 0.
-        pub trait NicPorts {
+        pub trait NicPorts: Send + 'static {
             /// The top's parameters and the rig's memory map for it.
             const TOP: TopConfig;
             /// A new model held in reset for two cycles.

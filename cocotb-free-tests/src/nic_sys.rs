@@ -32,6 +32,7 @@ use crate::nic_rig::{
     Dut, NicPorts, PID, RTL_REGION, RTL_SERVED_SIZE, RigError, fail, memory, rtl_config_for,
     server_config_for,
 };
+use crate::par::Pool;
 
 /// Fabric address of RTL NIC `i` of a [`MultiRig`].
 pub fn nic_addr(i: usize) -> u32 {
@@ -124,6 +125,8 @@ pub struct MultiRig<D: NicPorts = Dut> {
     /// Completed WRITEs (target, region, offset, len, t_sub, t_done) for the overlap check.
     writes: Vec<(usize, u16, u64, u16, u64, u64)>,
     pub stats: SysStats,
+    /// The threads that step the nodes ([`MultiRig::set_threads`]; one unless asked).
+    par: Pool<Node<D>, RigError>,
 }
 
 impl<D: NicPorts> MultiRig<D> {
@@ -237,6 +240,7 @@ impl<D: NicPorts> MultiRig<D> {
             rereg_want: vec![false; n],
             writes: Vec::new(),
             stats: SysStats::default(),
+            par: Pool::new(1),
         })
     }
 
@@ -378,11 +382,28 @@ impl<D: NicPorts> MultiRig<D> {
         Ok(())
     }
 
+    /// Steps the nodes on `threads` threads in all (the caller's included; 1: on the caller's
+    /// only, the default). Each node's cycle is its own (its top, buses and observer), so the
+    /// run is the same on any count ([`crate::par`]); more threads than cores only costs.
+    pub fn set_threads(&mut self, threads: usize) {
+        if threads != self.par.threads() {
+            self.par = Pool::new(threads);
+        }
+    }
+
+    /// The threads stepping the nodes ([`MultiRig::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.par.threads()
+    }
+
+    fn observe_node(n: &mut Node<D>) -> Result<(), RigError> {
+        let i = n.idx;
+        n.observe().map_err(|e| fail(format!("NIC {i}: {e}")))
+    }
+
     /// One clock cycle of every node, the fabric up to it, and the checks.
     pub fn step(&mut self) -> Result<(), RigError> {
-        for n in &mut self.nodes {
-            n.step_ports()?;
-        }
+        self.par.each(&mut self.nodes, Node::step_ports)?;
         for n in &mut self.nodes {
             for (c, f) in std::mem::take(&mut n.outbox) {
                 self.sys.send_external(c, n.idx, f);
@@ -428,11 +449,7 @@ impl<D: NicPorts> MultiRig<D> {
                 onerma_model::sim::Report::Submitted { .. } => {}
             }
         }
-        for n in &mut self.nodes {
-            let i = n.idx;
-            n.observe().map_err(|e| fail(format!("NIC {i}: {e}")))?;
-        }
-        Ok(())
+        self.par.each(&mut self.nodes, Self::observe_node)
     }
 
     /// Whether any initiator has an op in flight on `target`'s region `region` (any op, or one

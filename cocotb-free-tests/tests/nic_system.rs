@@ -377,3 +377,37 @@ fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// The nodes stepped on two threads (`MultiRig::set_threads`, as the demo, `onerma run` and the
+/// benchmarks do) give the run one thread gives: the same ops, statuses, order and counters,
+/// over a faulty fabric.
+#[test]
+fn threads_do_not_change_the_run() -> Result<(), TestCaseError> {
+    let run = |threads: usize| -> Result<String, RigError> {
+        let seed = 31;
+        let mut r = MultiRig::<Dut>::new(
+            3,
+            seed,
+            fabric(seed, true, false),
+            memory(seed, 4, 0.9),
+            0.9,
+        )?;
+        r.set_threads(threads);
+        r.mix = light();
+        r.setup()?;
+        r.load(12_000)?;
+        r.drain(200_000)?;
+        Ok(format!(
+            "{} {:?} {:?} {:?}",
+            r.cycle(),
+            r.done,
+            r.refused,
+            r.stats
+        ))
+    };
+    let one = run(1).map_err(tc)?;
+    let two = run(2).map_err(tc)?;
+    prop_assert!(one.len() > 100, "{one}");
+    prop_assert_eq!(one, two);
+    Ok(())
+}

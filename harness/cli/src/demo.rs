@@ -118,9 +118,11 @@ fn system_run(seed: u64, n: usize, cycles: u64) -> Result<(), CliError> {
     let o = rtl_outcome(&r, t.elapsed().as_secs_f64());
     print_outcome(&o);
     println!(
-        "({:.0} cycles/s per NIC; end to end the rig checked every OK READ's bytes, every OK \
-         WRITE's bytes ({} raced, left to the observers) and every OK REKEY's key)",
+        "({:.0} cycles/s per NIC, the NICs stepped on {} threads (ONERMA_THREADS); end to end \
+         the rig checked every OK READ's bytes, every OK WRITE's bytes ({} raced, left to the \
+         observers) and every OK REKEY's key)",
         o.cycles as f64 / o.wall_seconds.max(1e-9),
+        r.threads(),
         r.stats.raced_writes
     );
     let ok = |op: OpType| r.done.iter().any(|(d, s)| d.op == op && *s == Status::Ok);

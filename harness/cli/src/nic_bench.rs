@@ -372,7 +372,7 @@ pub type Default = onerma_rtl::nic_default::Model;
 /// The many-RTL-NIC system (`onerma_rtl_tests::nic_sys`) of `n` small tops, the demo's mix on a
 /// clean fabric for `cycles`, then drained; every output of every NIC checked by its observer
 /// while it is measured. Returns (cycles, wall seconds, ops completed OK).
-fn system_loop(n: usize, cycles: u64) -> Result<(u64, f64, u64), CliError> {
+fn system_loop(n: usize, cycles: u64) -> Result<(u64, f64, u64, usize), CliError> {
     system_loop_with(
         n,
         cycles,
@@ -387,11 +387,13 @@ fn system_loop_with(
     n: usize,
     cycles: u64,
     mix: onerma_rtl_tests::nic_sys::Mix,
-) -> Result<(u64, f64, u64), CliError> {
+) -> Result<(u64, f64, u64, usize), CliError> {
     use onerma_rtl_tests::nic_sys::MultiRig;
     let mut r = MultiRig::<Dut>::new(n, 5, fabric(5, false, false), memory(5, 4, 1.0), 1.0)
         .map_err(rig_err)?;
     r.mix = mix;
+    let threads = onerma_rtl_tests::par::default_threads(n);
+    r.set_threads(threads);
     let t = Instant::now();
     r.setup().map_err(rig_err)?;
     r.load(cycles).map_err(rig_err)?;
@@ -401,18 +403,18 @@ fn system_loop_with(
     if ok == 0 {
         return Err(rig_err("no op of the system run completed OK"));
     }
-    Ok((r.cycle(), secs, ok))
+    Ok((r.cycle(), secs, ok, threads))
 }
 
 fn sim_cycles_per_s_per_nic(n: usize) -> Result<Measurement, CliError> {
-    let (cycles, secs, ok) = system_loop(n, 40_000)?;
+    let (cycles, secs, ok, threads) = system_loop(n, 40_000)?;
     Ok(Measurement {
         value: cycles as f64 / secs,
         unit: "cycles/s",
         config: format!(
             "{n} x onerma_nic small on one model fabric (nic_sys), READ / WRITE / REKEY between \
-             them, {cycles} cycles, {ok} ops OK, every NIC's observer on; per NIC (each NIC \
-             simulates every cycle)"
+             them, {cycles} cycles, {ok} ops OK, every NIC's observer on, nodes stepped on \
+             {threads} threads; per NIC (each NIC simulates every cycle)"
         ),
         limit: None,
     })
@@ -438,14 +440,14 @@ pub fn soak_ops_per_s() -> Result<Measurement, CliError> {
         p_rekey: 0.0,
         sizes: vec![1, 16, 64],
     };
-    let (cycles, secs, ok) = system_loop_with(2, 40_000, mix)?;
+    let (cycles, secs, ok, threads) = system_loop_with(2, 40_000, mix)?;
     Ok(Measurement {
         value: ok as f64 / secs,
         unit: "ops/s",
         config: format!(
             "2 x onerma_nic small (nic_sys), closed loop without think time (8 slots a NIC), \
              READ / WRITE of 1, 16 or 64 B, clean fabric, {ok} ops OK in {cycles} cycles, every \
-             output checked"
+             output checked, nodes stepped on {threads} threads"
         ),
         limit: None,
     })

@@ -265,6 +265,7 @@ pub fn system(
         p_rekey: sc.mix.p_rekey,
         sizes: sc.mix.sizes.clone(),
     };
+    r.set_threads(onerma_rtl_tests::par::default_threads(rtl.len()));
     configure(&mut r);
     r.setup()?;
     Ok(r)

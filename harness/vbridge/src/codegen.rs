@@ -114,7 +114,13 @@ pub fn cpp_shim(model: &str, ports: &[Port], waves: bool) -> String {
     let _ = writeln!(
         s,
         "void {del}(void* p) {{\n  Handle* h = static_cast<Handle*>(p);\n  {close}(p);\n  \
-         h->top->final();\n  delete h->top;\n  delete h->ctx;\n  delete h;\n}}\n",
+         // The model's scopes leave the thread's current context (~VerilatedScope), which is\n  \
+         // whichever model this thread evaluated last: make it this model's. Afterwards no\n  \
+         // thread may be left pointing at the deleted context: point this one (and the\n  \
+         // process's last context) at Verilator's default, which lives as long as the process.\n  \
+         Verilated::threadContextp(h->ctx);\n  \
+         h->top->final();\n  delete h->top;\n  delete h->ctx;\n  delete h;\n  \
+         Verilated::threadContextp(Verilated::defaultContextp());\n}}\n",
         del = sym(model, "delete"),
         close = sym(model, "trace_close")
     );
