@@ -733,26 +733,18 @@ impl Nic {
             o.chunks[chunk as usize] = Chunk::Pending;
         }
         self.sh.window.begin(Owner::Op(slot, inst));
+        let tag = Event::RdRespTag {
+            slot,
+            inst,
+            chunk,
+            ok,
+            data,
+        };
         if self.cfg.rx_crypto_latency == 0 {
             // Due now: `Nic::receive` acts on it next (see `Nic::tag_now`).
-            self.tag_now = Some(Event::RdRespTag {
-                slot,
-                inst,
-                chunk,
-                ok,
-                data,
-            });
+            self.tag_now = Some(tag);
         } else {
-            self.timers.push(
-                now + self.cfg.rx_crypto_latency,
-                Event::RdRespTag {
-                    slot,
-                    inst,
-                    chunk,
-                    ok,
-                    data,
-                },
-            );
+            self.timers.push(now + self.cfg.rx_crypto_latency, tag);
         }
         Ok(RxOutcome::Accepted)
     }
